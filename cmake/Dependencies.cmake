@@ -1,0 +1,12 @@
+# All dependencies are Debian packages installed by setup.sh.
+find_package(PkgConfig REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(GTest REQUIRED)
+if(PDSIM_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
+pkg_check_modules(SIMGRID REQUIRED IMPORTED_TARGET simgrid)
+pkg_check_modules(LIBFABRIC IMPORTED_TARGET libfabric)
+pkg_check_modules(LIBIBVERBS IMPORTED_TARGET libibverbs)

@@ -1,0 +1,70 @@
+#pragma once
+// Compute cost model: per-op FLOPs and HBM bytes for a prefill chunk and a decode forward,
+// turned into time by a roofline (datasheet peaks from GpuSpec × efficiencies from GpuProfile)
+// plus kernel-launch or CUDA-graph overheads. Communication is not here (sim/fabric).
+#include <vector>
+
+#include "models/gpu_profile.hpp"
+#include "models/hardware.hpp"
+#include "models/model_config.hpp"
+#include "models/op_cost.hpp"
+
+namespace pdsim {
+
+enum class KvDtype { bf16, fp8 };
+KvDtype parse_kv_dtype(const JsonNode& node);  // "bf16" | "fp8"
+
+// The requests one decode DP-attention rank runs in one forward.
+struct DecodeRankBatch {
+  std::vector<int> context_tokens;  // KV length of each request before this forward
+  int query_tokens_per_request = 1; // 1 for plain decode / a draft step, num_draft_tokens for verify
+  int num_requests() const { return static_cast<int>(context_tokens.size()); }
+  int num_tokens() const { return num_requests() * query_tokens_per_request; }
+};
+
+// One contiguous piece of a request inside a prefill chunk.
+struct PrefillSegment {
+  int prefix_tokens = 0;  // already in the KV cache (earlier chunks)
+  int new_tokens = 0;
+};
+
+struct PrefillLayout {
+  int tp = 1, cp = 1, ep = 1;   // within one PP stage
+  int first_layer = 0, num_layers = 0;  // the stage's layer range
+  bool has_embedding = false, has_lm_head = false;
+};
+
+class ComputeModel {
+ public:
+  ComputeModel(ModelConfig model, GpuSpec gpu, GpuProfile profile, KvDtype kv_dtype);
+
+  // Decode, per rank. One MoE layer's attention block: norms, q/kv projections, indexer scan,
+  // (sparse) absorbed-MLA attention, o_proj, router gate.
+  StepCost decode_attention_layer(const DecodeRankBatch& b) const;
+  // One MoE layer's expert work on a rank: grouped GEMM over its local experts with
+  // `tokens_per_local_expert[i]` tokens each (FP8 block scales), plus the shared expert on the
+  // rank's own `own_tokens`.
+  StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert, int own_tokens) const;
+  // The dense layers (attention + dense MLP), embedding, final norm and LM head for the rank's
+  // tokens (DP attention, dense MLP with moe-dense-tp-size 1, DP LM head).
+  StepCost decode_non_moe(const DecodeRankBatch& b) const;
+  // Kernels per forward (for launch / graph overhead) and the overhead itself.
+  double decode_launch_overhead_us(bool cuda_graph) const;
+
+  // Prefill, per GPU of one PP stage, for one chunk. CP round-robin splits every segment's new
+  // tokens evenly over `cp` GPUs; EP splits experts over `ep` GPUs (uniform routing assumed).
+  StepCost prefill_chunk(const std::vector<PrefillSegment>& chunk, const PrefillLayout& layout) const;
+
+  const ModelConfig& model() const { return model_; }
+  const GpuSpec& gpu() const { return gpu_; }
+  const GpuProfile& profile() const { return profile_; }
+  KvDtype kv_dtype() const { return kv_dtype_; }
+
+ private:
+  ModelConfig model_;
+  GpuSpec gpu_;
+  GpuProfile profile_;
+  KvDtype kv_dtype_;
+};
+
+}  // namespace pdsim

@@ -1,0 +1,32 @@
+#pragma once
+// A step's cost as a per-op breakdown (Vidur-style): each op carries FLOPs, HBM bytes, the
+// roofline time with the profile's efficiency, and a category used by reports
+// ("attention", "moe_compute", "dense_mlp", "lm_head", "comm", "overhead", "other").
+#include <string>
+#include <vector>
+
+namespace pdsim {
+
+struct OpCost {
+  std::string name;        // e.g. "mla.q_a_proj", "indexer.scan", "experts.grouped_gemm"
+  std::string category;
+  double flops = 0;
+  double bytes = 0;        // HBM bytes read + written
+  double time_us = 0;
+  double count = 1;        // how many times the op is included (e.g. layers)
+  bool compute_bound = false;
+  bool out_of_range = false;  // efficiency looked up outside the profile's measured range
+};
+
+struct StepCost {
+  std::vector<OpCost> ops;
+  void add(OpCost op) { ops.push_back(std::move(op)); }
+  void append(const StepCost& other, double times = 1.0);  // ops scaled by `times`
+  double total_us() const;            // Σ time_us × count
+  double category_us(const std::string& category) const;
+  double total_flops() const;
+  double total_bytes() const;
+  bool any_out_of_range() const;
+};
+
+}  // namespace pdsim

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pdsim needs. Idempotent: apt runs only when something is missing.
+set -euo pipefail
+PKGS=(build-essential cmake pkg-config git
+      libsimgrid-dev libeigen3-dev libcli11-dev nlohmann-json3-dev
+      libgtest-dev libgmock-dev libbenchmark-dev
+      libfabric-dev libfabric-bin libibverbs-dev rdma-core
+      clang-14 libclang-rt-14-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi

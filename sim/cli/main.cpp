@@ -1,0 +1,46 @@
+// pdsim: one binary, subcommands registered by their own files (see command.hpp).
+#include <algorithm>
+#include <iostream>
+
+#include "sim/cli/command.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim::cli {
+std::vector<Command>& commands() {
+  static std::vector<Command> c;
+  return c;
+}
+bool register_command(Command c) {
+  commands().push_back(std::move(c));
+  return true;
+}
+}  // namespace pdsim::cli
+
+int main(int argc, char** argv) {
+  using namespace pdsim;
+  CLI::App app{"pdsim: prefill-decode disaggregated MoE inference simulator"};
+  app.require_subcommand(1);
+  auto& cmds = cli::commands();
+  std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
+  for (auto& c : cmds) {
+    CLI::App* sub = app.add_subcommand(c.name, c.description);
+    actions.emplace_back(sub, c.setup(*sub));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const InfeasibleError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,40 @@
+#include "sim/core/data_path.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+
+std::string data_root() {
+  if (const char* env = std::getenv("PDSIM_DATA_DIR"); env && *env) return env;
+  return PDSIM_SOURCE_DIR;
+}
+
+std::string resolve_named(const std::string& kind_dir, const std::string& name,
+                          const std::string& from_file, const std::string& field) {
+  namespace fs = std::filesystem;
+  const bool looks_like_path =
+      name.find('/') != std::string::npos || (name.size() > 5 && name.ends_with(".json"));
+  if (looks_like_path) {
+    if (!fs::exists(name)) throw InputError(from_file, field, "file '" + name + "' does not exist");
+    return name;
+  }
+  fs::path dir = fs::path(data_root()) / kind_dir;
+  fs::path file = dir / (name + ".json");
+  if (fs::exists(file)) return file.string();
+  std::vector<std::string> known;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") known.push_back(e.path().stem().string());
+  std::sort(known.begin(), known.end());
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw InputError(from_file, field,
+                   "unknown name '" + name + "' (known in " + kind_dir + ": " + list + ")");
+}
+
+}  // namespace pdsim

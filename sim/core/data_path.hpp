@@ -1,0 +1,15 @@
+#pragma once
+// Where catalogs, profiles and scenarios live: $PDSIM_DATA_DIR if set, else the source tree the
+// binary was built from. Named entries ("glm-5.1-fp8") resolve to files under it; a value that
+// looks like a path (contains '/' or ends in .json) is used as given.
+#include <string>
+
+namespace pdsim {
+
+std::string data_root();
+// kind_dir e.g. "models/catalog/llm"; returns the file path, or throws InputError naming
+// `from_file`/`field` and the entries that exist.
+std::string resolve_named(const std::string& kind_dir, const std::string& name,
+                          const std::string& from_file, const std::string& field);
+
+}  // namespace pdsim

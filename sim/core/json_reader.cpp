@@ -1,0 +1,149 @@
+#include "sim/core/json_reader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+
+JsonNode::JsonNode(std::shared_ptr<const Json> root, const Json* node, std::string file,
+                   std::string path)
+    : root_(std::move(root)), node_(node), file_(std::move(file)), path_(std::move(path)) {}
+
+JsonNode JsonNode::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open file for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Json doc;
+  try {
+    doc = Json::parse(ss.str());
+  } catch (const Json::parse_error& e) {
+    throw InputError(path, "", std::string("expected valid JSON: ") + e.what());
+  }
+  return from_json(std::move(doc), path);
+}
+
+JsonNode JsonNode::from_json(Json doc, std::string file) {
+  auto root = std::make_shared<const Json>(std::move(doc));
+  const Json* p = root.get();
+  return JsonNode(std::move(root), p, std::move(file), "");
+}
+
+std::string JsonNode::type_name() const { return node_->type_name(); }
+
+void JsonNode::fail(const std::string& expected) const {
+  throw InputError(file_, path_.empty() ? "<root>" : path_, expected);
+}
+
+bool JsonNode::has(std::string_view key) const {
+  return node_->is_object() && node_->contains(key) && !(*node_)[std::string(key)].is_null();
+}
+
+JsonNode JsonNode::at(std::string_view key) const {
+  std::string sub = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  if (!node_->is_object()) fail("expected an object, got " + type_name());
+  auto it = node_->find(key);
+  if (it == node_->end()) throw InputError(file_, sub, "missing required field");
+  return JsonNode(root_, &*it, file_, sub);
+}
+
+JsonNode JsonNode::at(size_t index) const {
+  if (!node_->is_array()) fail("expected an array, got " + type_name());
+  std::string sub = path_ + "[" + std::to_string(index) + "]";
+  if (index >= node_->size()) throw InputError(file_, sub, "index out of range");
+  return JsonNode(root_, &(*node_)[index], file_, sub);
+}
+
+size_t JsonNode::size() const {
+  if (!node_->is_array() && !node_->is_object()) fail("expected an array or object, got " + type_name());
+  return node_->size();
+}
+
+std::vector<std::string> JsonNode::keys() const {
+  if (!node_->is_object()) fail("expected an object, got " + type_name());
+  std::vector<std::string> out;
+  for (auto it = node_->begin(); it != node_->end(); ++it) out.push_back(it.key());
+  return out;
+}
+
+double JsonNode::number() const {
+  if (!node_->is_number()) fail("expected a number, got " + type_name());
+  return node_->get<double>();
+}
+double JsonNode::positive() const {
+  double v = number();
+  if (!(v > 0)) fail("expected a positive number, got " + node_->dump());
+  return v;
+}
+double JsonNode::non_negative() const {
+  double v = number();
+  if (!(v >= 0)) fail("expected a non-negative number, got " + node_->dump());
+  return v;
+}
+double JsonNode::fraction() const {
+  double v = number();
+  if (!(v >= 0 && v <= 1)) fail("expected a number in [0, 1], got " + node_->dump());
+  return v;
+}
+int64_t JsonNode::integer() const {
+  if (node_->is_number_integer()) return node_->get<int64_t>();
+  if (node_->is_number_float()) {
+    double d = node_->get<double>();
+    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+  }
+  fail("expected an integer, got " + (node_->is_number() ? node_->dump() : type_name()));
+}
+int64_t JsonNode::positive_integer() const {
+  int64_t v = integer();
+  if (v <= 0) fail("expected a positive integer, got " + std::to_string(v));
+  return v;
+}
+std::string JsonNode::string() const {
+  if (!node_->is_string()) fail("expected a string, got " + type_name());
+  return node_->get<std::string>();
+}
+bool JsonNode::boolean() const {
+  if (!node_->is_boolean()) fail("expected true or false, got " + type_name());
+  return node_->get<bool>();
+}
+std::vector<double> JsonNode::numbers() const {
+  std::vector<double> out;
+  for (size_t i = 0, n = size(); i < n; ++i) out.push_back(at(i).number());
+  if (!is_array()) fail("expected an array of numbers");
+  return out;
+}
+std::vector<int64_t> JsonNode::integers() const {
+  if (!is_array()) fail("expected an array of integers, got " + type_name());
+  std::vector<int64_t> out;
+  for (size_t i = 0, n = size(); i < n; ++i) out.push_back(at(i).integer());
+  return out;
+}
+double JsonNode::num_or(std::string_view key, double def) const {
+  return has(key) ? at(key).number() : def;
+}
+int64_t JsonNode::int_or(std::string_view key, int64_t def) const {
+  return has(key) ? at(key).integer() : def;
+}
+std::string JsonNode::str_or(std::string_view key, std::string def) const {
+  return has(key) ? at(key).string() : def;
+}
+bool JsonNode::bool_or(std::string_view key, bool def) const {
+  return has(key) ? at(key).boolean() : def;
+}
+
+void JsonNode::expect_only(std::initializer_list<std::string_view> allowed) const {
+  for (const auto& k : keys()) {
+    bool ok = false;
+    for (auto a : allowed) ok = ok || a == k;
+    if (!ok) {
+      std::string list;
+      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      std::string sub = path_.empty() ? k : path_ + "." + k;
+      throw InputError(file_, sub, "unknown field (expected one of: " + list + ")");
+    }
+  }
+}
+
+}  // namespace pdsim
