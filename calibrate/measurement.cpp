@@ -1,0 +1,15 @@
+#include "calibrate/measurement.hpp"
+
+namespace pdsim {
+
+JsonNode load_measurement(const std::string& path) {
+  JsonNode doc = JsonNode::load_file(path);
+  if (doc.at("schema").string() != kMeasurementSchema)
+    doc.at("schema").fail(std::string("expected \"") + kMeasurementSchema + "\"");
+  doc.at("probe").string();
+  if (!doc.at("provenance").is_object()) doc.at("provenance").fail("expected an object");
+  if (!doc.at("results").is_array()) doc.at("results").fail("expected an array of result rows");
+  return doc;
+}
+
+}  // namespace pdsim
