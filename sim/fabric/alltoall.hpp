@@ -44,6 +44,9 @@ struct A2APhaseTime {
   double total_us = 0;               // phase duration (slowest rank, barrier included)
   int slowest_rank = -1;
   std::map<std::string, double> terms_us;  // the slowest rank's time split into named terms
+  // The slowest rank's pipelined resources that were hidden under the binding one (terms_us sums
+  // to total_us; these do not add to it).
+  std::map<std::string, double> overlapped_us;
 };
 
 class A2ABackend {

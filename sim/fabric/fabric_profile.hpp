@@ -10,6 +10,7 @@
 namespace pdsim {
 
 struct FabricProfile {
+  std::string file;            // where it was loaded from (error messages); not serialised
   std::string name;            // "efa-p5en"
   std::string transport;       // "srd" or "rc"
   Json provenance;             // measurement files used, fit date, tool version
@@ -39,5 +40,9 @@ struct FabricProfile {
 FabricProfile load_fabric_profile(const std::string& name_or_path, const std::string& from_file = "",
                                   const std::string& field = "fabric.profile");
 Json fabric_profile_to_json(const FabricProfile& p);
+// Parses an in-memory profile document (`file` is used in messages).
+FabricProfile fabric_profile_from_json(const Json& doc, const std::string& file);
+
+constexpr const char* kFabricProfileSchema = "pdsim.fabric_profile/1";
 
 }  // namespace pdsim

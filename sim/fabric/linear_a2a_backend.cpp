@@ -1,0 +1,116 @@
+#include "sim/fabric/linear_a2a_backend.hpp"
+
+#include <algorithm>
+
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
+
+namespace pdsim {
+
+double LinearTerm::eval(const std::vector<double>& theta) const {
+  double t = constant_us;
+  for (size_t i = 0; i < coef.size(); ++i) t += coef[i] * theta[i];
+  return t;
+}
+
+JsonNode a2a_block(const FabricProfile& p, const std::string& name) {
+  const std::string file = p.file.empty() ? "fabric profile '" + p.name + "'" : p.file;
+  Json doc = Json::object();
+  doc["a2a"] = p.a2a.is_object() ? p.a2a : Json::object();
+  JsonNode a2a = JsonNode::from_json(std::move(doc), file).at("a2a");
+  if (!a2a.has(name))
+    throw InputError(file, "a2a." + name,
+                     "missing required field: profile '" + p.name + "' has no parameters for "
+                     "all-to-all backend '" + name + "'");
+  JsonNode b = a2a.at(name);
+  if (b.has("unsupported"))
+    b.fail("backend '" + name + "' is not supported on profile '" + p.name +
+           "': " + b.at("unsupported").string());
+  return b;
+}
+
+LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
+                                   std::vector<A2AParamSpec> specs)
+    : name_(std::move(name)), specs_(std::move(specs)), block_(a2a_block(p, name_)) {
+  for (const auto& s : specs_) {
+    double v = block_.has(s.name) ? block_.at(s.name).number() : s.default_value;
+    if (!block_.has(s.name) && s.fitted_by_default) block_.at(s.name);  // throws: required
+    if (v < s.lower)
+      block_.at(s.name).fail("expected a value >= " + std::to_string(s.lower));
+    theta_.push_back(v);
+  }
+  intranode_nvlink_ = block_.bool_or("intranode_nvlink", true);
+  rdma_nic_efficiency_ = p.rdma_nic_efficiency;
+  nvlink_GBps_ = p.nvlink_GBps;
+}
+
+LinearTerm LinearA2ABackend::term(const std::string& name, double constant_us) const {
+  return LinearTerm{name, std::vector<double>(specs_.size(), 0.0), constant_us};
+}
+
+double LinearA2ABackend::rdma_bytes_per_us(const A2AConfig& c) const {
+  return gbps_to_bytes_per_s(c.nic_gbps) * c.nics_per_gpu * rdma_nic_efficiency_ * 1e-6;
+}
+
+double LinearA2ABackend::nvlink_bytes_per_us() const {
+  return GBps_to_bytes_per_s(nvlink_GBps_) * 1e-6;
+}
+
+LinearA2ABackend::RankEval LinearA2ABackend::slowest(const A2AConfig& c, const Routing& r,
+                                                      A2APhase phase) const {
+  const auto loads = rank_loads(c, r, phase, intranode_nvlink_);
+  RankEval worst;
+  for (size_t k = 0; k < loads.size(); ++k) {
+    RankEval e;
+    e.rank = static_cast<int>(k);
+    e.terms = rank_terms(c, loads[k], phase);
+    double branch_max = 0;
+    for (size_t b = 0; b < e.terms.branches.size(); ++b) {
+      double v = e.terms.branches[b].eval(theta_);
+      if (b == 0 || v > branch_max) {
+        branch_max = v;
+        e.binding = b;
+      }
+    }
+    e.total_us = branch_max;
+    for (const auto& f : e.terms.fixed) e.total_us += f.eval(theta_);
+    if (worst.rank < 0 || e.total_us > worst.total_us) worst = std::move(e);
+  }
+  return worst;
+}
+
+A2APhaseTime LinearA2ABackend::phase(const A2AConfig& c, const Routing& r, A2APhase ph) const {
+  RankEval w = slowest(c, r, ph);
+  A2APhaseTime out;
+  out.total_us = w.total_us;
+  out.slowest_rank = w.rank;
+  for (const auto& f : w.terms.fixed) out.terms_us[f.name] += f.eval(theta_);
+  for (size_t b = 0; b < w.terms.branches.size(); ++b) {
+    const auto& br = w.terms.branches[b];
+    double v = br.eval(theta_);
+    if (b == w.binding) {
+      out.terms_us[br.name] += v;
+    } else {
+      double& o = out.overlapped_us[br.name];
+      o = std::max(o, v);
+    }
+  }
+  return out;
+}
+
+LinearA2ABackend::Linearized LinearA2ABackend::linearize(const A2AConfig& c, const Routing& r,
+                                                         A2APhase ph) const {
+  RankEval w = slowest(c, r, ph);
+  Linearized l;
+  l.coef.assign(specs_.size(), 0.0);
+  l.total_us = w.total_us;
+  auto add = [&](const LinearTerm& t) {
+    for (size_t i = 0; i < t.coef.size(); ++i) l.coef[i] += t.coef[i];
+    l.constant_us += t.constant_us;
+  };
+  for (const auto& f : w.terms.fixed) add(f);
+  if (!w.terms.branches.empty()) add(w.terms.branches[w.binding]);
+  return l;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,82 @@
+#pragma once
+// Common shape of the analytic all-to-all backends. For one rank and phase
+//   time = Σ fixed terms + max(branches)
+// where every term is linear in the backend's fitted parameters θ (coef·θ + constant_us). The
+// branches are the pipelined resources (send issue, proxy, NIC send, NIC receive, NVLink); the
+// fixed terms are latencies that do not overlap them. The phase is the slowest rank (barrier).
+// Linearity given the binding branch is what lets `pdsim calibrate fit` solve for θ with least
+// squares (calibrate/fit_a2a.cpp).
+#include <string>
+#include <vector>
+
+#include "sim/fabric/alltoall.hpp"
+#include "sim/fabric/rank_load.hpp"
+
+namespace pdsim {
+
+struct A2AParamSpec {
+  std::string name;
+  double lower = 0;            // physical lower bound (0 for costs, 1 for slow-down factors)
+  bool fitted_by_default = true;  // false: held at its value unless the fit is told otherwise
+  double default_value = 0;   // used when not fitted and not given
+};
+
+struct LinearTerm {
+  std::string name;
+  std::vector<double> coef;  // per parameter
+  double constant_us = 0;
+  double eval(const std::vector<double>& theta) const;
+};
+
+struct RankTerms {
+  std::vector<LinearTerm> fixed, branches;
+};
+
+class LinearA2ABackend : public A2ABackend {
+ public:
+  // Reads the parameters named in `specs` and the settings from profile.a2a[name].
+  LinearA2ABackend(const FabricProfile& p, std::string name, std::vector<A2AParamSpec> specs);
+  std::string name() const override { return name_; }
+  A2APhaseTime phase(const A2AConfig& c, const Routing& r, A2APhase phase) const override;
+
+  const std::vector<A2AParamSpec>& param_specs() const { return specs_; }
+  const std::vector<double>& params() const { return theta_; }
+
+  // The slowest rank's active terms: phase time = coef·θ + constant_us at the current θ.
+  struct Linearized {
+    std::vector<double> coef;
+    double constant_us = 0, total_us = 0;
+  };
+  Linearized linearize(const A2AConfig& c, const Routing& r, A2APhase phase) const;
+
+ protected:
+  virtual RankTerms rank_terms(const A2AConfig& c, const RankLoad& load, A2APhase phase) const = 0;
+  // Helpers for subclasses.
+  LinearTerm term(const std::string& name, double constant_us = 0) const;
+  double rdma_bytes_per_us(const A2AConfig& c) const;  // line rate × framing efficiency, per GPU
+  double nvlink_bytes_per_us() const;
+  const JsonNode& block() const { return block_; }
+  bool intranode_nvlink() const { return intranode_nvlink_; }
+
+ private:
+  struct RankEval {
+    double total_us = 0;
+    int rank = -1;
+    RankTerms terms;
+    size_t binding = 0;
+  };
+  RankEval slowest(const A2AConfig& c, const Routing& r, A2APhase phase) const;
+
+  std::string name_;
+  std::vector<A2AParamSpec> specs_;
+  std::vector<double> theta_;
+  JsonNode block_;
+  bool intranode_nvlink_ = true;
+  double rdma_nic_efficiency_ = 1, nvlink_GBps_ = 0;
+};
+
+// profile.a2a[name] as a JsonNode whose errors name the profile file and "a2a.<name>"; a missing
+// block or one marked {"unsupported": "why"} is an InputError.
+JsonNode a2a_block(const FabricProfile& p, const std::string& name);
+
+}  // namespace pdsim
