@@ -1,0 +1,102 @@
+#include "reports/bench_serving_jsonl.hpp"
+
+#include <vector>
+
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+namespace {
+
+// Rewrites Python's non-finite float literals into JSON strings, leaving string contents alone.
+std::string quote_python_literals(const std::string& s) {
+  static const std::pair<std::string, std::string> kLiterals[] = {
+      {"-Infinity", "\"-inf\""}, {"Infinity", "\"inf\""}, {"NaN", "\"nan\""}};
+  std::string out;
+  out.reserve(s.size());
+  bool in_string = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < s.size())
+        out += s[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      continue;
+    }
+    bool replaced = false;
+    for (const auto& [lit, rep] : kLiterals) {
+      if (s.compare(i, lit.size(), lit) == 0) {
+        out += rep;
+        i += lit.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+bool blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r") == std::string::npos;
+}
+
+std::string field_of(int line) {
+  return "line " + std::to_string(line);
+}
+
+}  // namespace
+
+Json parse_bench_serving_line(const std::string& text, const std::string& file, int line) {
+  Json j;
+  try {
+    j = Json::parse(quote_python_literals(text));
+  } catch (const Json::parse_error& e) {
+    throw InputError(file, field_of(line),
+                     std::string("expected one JSON object per line: ") + e.what());
+  }
+  if (!j.is_object())
+    throw InputError(file, field_of(line),
+                     std::string("expected a JSON object, got ") + j.type_name());
+  if (!j.contains("completed") || !j.at("completed").is_number())
+    throw InputError(file, field_of(line),
+                     "expected a bench_serving result record (numeric 'completed' missing)");
+  return j;
+}
+
+BenchServingRecord read_bench_serving_jsonl(const std::string& path, std::optional<int> line) {
+  const std::string text = read_file(path);
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  int chosen = 0;
+  if (line) {
+    if (*line < 1 || *line > static_cast<int>(lines.size()))
+      throw InputError(path, field_of(*line),
+                       "no such line (the file has " + std::to_string(lines.size()) + " lines)");
+    if (blank(lines[static_cast<size_t>(*line - 1)]))
+      throw InputError(path, field_of(*line), "expected a JSON object, got an empty line");
+    chosen = *line;
+  } else {
+    for (int i = static_cast<int>(lines.size()); i >= 1 && chosen == 0; --i)
+      if (!blank(lines[static_cast<size_t>(i - 1)])) chosen = i;
+    if (chosen == 0)
+      throw InputError(path, "", "expected at least one bench_serving JSON record, file is empty");
+  }
+  return {parse_bench_serving_line(lines[static_cast<size_t>(chosen - 1)], path, chosen), path,
+          chosen};
+}
+
+}  // namespace pdsim

@@ -1,0 +1,16 @@
+#pragma once
+// The files of one run directory, each written atomically:
+//   summary.json           bench_summary (bench_serving keys + "pdsim")
+//   requests.csv, itl.csv  per-request records and per-chunk ITL samples
+//   scenario.resolved.json {"scenario": resolved scenario, "profiles": profiles used, "seed"}
+#include <string>
+
+#include "sim/core/json_reader.hpp"
+#include "sim/serve/results.hpp"
+
+namespace pdsim {
+
+// Returns the summary it wrote.
+Json write_run_outputs(const SimResults& results, const std::string& out_dir);
+
+}  // namespace pdsim

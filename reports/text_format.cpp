@@ -1,0 +1,62 @@
+#include "reports/text_format.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace pdsim {
+
+std::string fmt_fixed(double v, int decimals) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  const int n = std::snprintf(nullptr, 0, "%.*f", decimals, v);
+  std::vector<char> buf(static_cast<size_t>(n) + 1);
+  std::snprintf(buf.data(), buf.size(), "%.*f", decimals, v);
+  return std::string(buf.data(), static_cast<size_t>(n));
+}
+
+std::string py_float_repr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return Json(v).dump();  // nlohmann writes the shortest round-trip form and keeps ".0"
+}
+
+std::string bench_line(const std::string& label, const std::string& value) {
+  std::string out = label;
+  if (out.size() < 40) out.append(40 - out.size(), ' ');
+  out += ' ';
+  out += value;
+  if (value.size() < 10) out.append(10 - value.size(), ' ');
+  return out;
+}
+
+std::string centered(const std::string& s, char fill, int width) {
+  const int pad = width - static_cast<int>(s.size());
+  if (pad <= 0) return s;
+  const int left = pad / 2;
+  return std::string(static_cast<size_t>(left), fill) + s +
+         std::string(static_cast<size_t>(pad - left), fill);
+}
+
+std::string summary_fixed(const Json& summary, const std::string& key, int decimals) {
+  if (!summary.is_object() || !summary.contains(key) || !summary.at(key).is_number()) return "n/a";
+  return fmt_fixed(summary.at(key).get<double>(), decimals);
+}
+
+std::string lossless(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return Json(v).dump();
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace pdsim

@@ -1,0 +1,124 @@
+#include "reports/text_report.hpp"
+
+#include "reports/breakdown.hpp"
+#include "reports/report_writer.hpp"
+#include "reports/text_format.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string plain(const Json& summary, const std::string& key) {
+  if (!summary.contains(key) || summary.at(key).is_null()) return "n/a";
+  const Json& v = summary.at(key);
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) return py_float_repr(v.get<double>());
+  return v.dump();
+}
+
+// bench_serving prints --request-rate as a Python float: 0.4, 2.0, inf.
+std::string request_rate_text(const Json& summary) {
+  if (!summary.contains("request_rate")) return "n/a";
+  const Json& v = summary.at("request_rate");
+  if (v.is_number()) return py_float_repr(v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return "n/a";
+}
+
+std::string max_concurrency_text(const Json& summary) {
+  if (!summary.contains("max_concurrency")) return "not set";
+  const Json& v = summary.at("max_concurrency");
+  if (v.is_number() && v.get<double>() != 0) return v.dump();
+  return "not set";
+}
+
+class TextReport : public ReportWriter {
+ public:
+  std::string render(const SimResults&, const Json& summary) const override {
+    return bench_text_block(summary) + pdsim_breakdown_text(summary);
+  }
+  std::string file_name() const override { return "summary.txt"; }
+};
+
+}  // namespace
+
+std::string bench_text_block(const Json& s) {
+  std::string o;
+  auto line = [&o](const std::string& label, const std::string& value) {
+    o += bench_line(label, value) + "\n";
+  };
+  auto f2 = [&s](const char* key) { return summary_fixed(s, key); };
+  o += centered(" Serving Benchmark Result ", '=', 50) + "\n";
+  line("Backend:", plain(s, "backend"));
+  line("Traffic request rate:", request_rate_text(s));
+  line("Max request concurrency:", max_concurrency_text(s));
+  line("Successful requests:", plain(s, "completed"));
+  line("Benchmark duration (s):", f2("duration"));
+  line("Total input tokens:", plain(s, "total_input_tokens"));
+  line("Total generated tokens:", plain(s, "total_output_tokens"));
+  line("Request throughput (req/s):", f2("request_throughput"));
+  line("Input token throughput (tok/s):", f2("input_throughput"));
+  line("Output token throughput (tok/s):", f2("output_throughput"));
+  line("Total token throughput (tok/s):", f2("total_throughput"));
+  line("Concurrency:", f2("concurrency"));
+  // bench_serving prints it only when accept_length is truthy.
+  if (auto al = summary_number(s, "accept_length"); al && *al != 0)
+    line("Accept length:", f2("accept_length"));
+  o += centered("End-to-End Latency", '-', 50) + "\n";
+  line("Mean E2E Latency (ms):", f2("mean_e2e_latency_ms"));
+  line("Median E2E Latency (ms):", f2("median_e2e_latency_ms"));
+  o += centered("Time to First Token", '-', 50) + "\n";
+  line("Mean TTFT (ms):", f2("mean_ttft_ms"));
+  line("Median TTFT (ms):", f2("median_ttft_ms"));
+  line("P99 TTFT (ms):", f2("p99_ttft_ms"));
+  o += centered("Time per Output Token (excl. 1st token)", '-', 50) + "\n";
+  line("Mean TPOT (ms):", f2("mean_tpot_ms"));
+  line("Median TPOT (ms):", f2("median_tpot_ms"));
+  line("P99 TPOT (ms):", f2("p99_tpot_ms"));
+  o += centered("Inter-Token Latency", '-', 50) + "\n";
+  line("Mean ITL (ms):", f2("mean_itl_ms"));
+  line("Median ITL (ms):", f2("median_itl_ms"));
+  line("P95 ITL (ms):", f2("p95_itl_ms"));
+  line("P99 ITL (ms):", f2("p99_itl_ms"));
+  line("Max ITL (ms):", f2("max_itl_ms"));
+  o += std::string(50, '=') + "\n";
+  return o;
+}
+
+std::string pdsim_breakdown_text(const Json& s) {
+  std::string o = centered(" pdsim breakdown ", '-', 50) + "\n";
+  auto line = [&o](const std::string& label, const std::string& value) {
+    o += bench_line(label, value) + "\n";
+  };
+  const auto terms = forward_terms(s);
+  if (!terms.empty()) {
+    o += "Decode forward, mean per forward (us):\n";
+    double total = 0;
+    for (const auto& t : terms) {
+      line("  " + t.name, fmt_fixed(t.us, 2));
+      total += t.us;
+    }
+    line("  total", fmt_fixed(total, 2));
+  }
+  auto ms = [&s](const std::vector<std::string>& path) {
+    auto v = pdsim_number(s, path);
+    return v ? fmt_fixed(*v * 1e3, 2) : std::string("n/a");
+  };
+  line("KV transfer mean (ms):", ms({"kv_transfer", "mean_s"}));
+  line("KV transfer p99 (ms):", ms({"kv_transfer", "p99_s"}));
+  line("Prefill queue wait mean (ms):", ms({"queueing", "prefill_wait_mean_s"}));
+  line("Decode queue wait mean (ms):", ms({"queueing", "decode_wait_mean_s"}));
+  if (s.contains("pdsim") && s.at("pdsim").is_object()) {
+    const Json& pd = s.at("pdsim");
+    if (pd.contains("scenario") && pd.at("scenario").is_string())
+      line("Scenario:", pd.at("scenario").get<std::string>());
+    if (pd.contains("seed")) line("Seed:", pd.at("seed").dump());
+  }
+  o += std::string(50, '=') + "\n";
+  return o;
+}
+
+PDSIM_REGISTER(ReportWriterRegistry, "text",
+               "bench_serving result block plus a pdsim breakdown (stdout of `pdsim run`)",
+               [] { return std::make_unique<TextReport>(); })
+
+}  // namespace pdsim

@@ -1,0 +1,21 @@
+#pragma once
+// Prediction versus a measured bench_serving record, metric by metric:
+// error_pct = (predicted − measured) / |measured| × 100. Row status:
+//   "ok"             both present (error 0 when both are 0);
+//   "missing"        absent or non-numeric on either side (e.g. accept_length null);
+//   "untrustworthy"  measured median_ttft_ms == 0.0 while mean_ttft_ms > 0: some bench_serving
+//                    builds report this under PD disaggregation, so no error is computed;
+//   "measured-zero"  any other measured 0 with a non-zero prediction (error undefined).
+// Workload arguments (request rate, concurrency, lengths, range ratio) that differ between the
+// two are listed under "workload_mismatches": such an error is not a model error.
+#include <string>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+Json validate_against(const Json& predicted_summary, const Json& measured_record);
+// `measured_label` (e.g. "run.jsonl line 3") goes in the heading.
+std::string validate_text(const Json& validation, const std::string& measured_label = "");
+
+}  // namespace pdsim
