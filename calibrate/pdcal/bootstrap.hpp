@@ -1,0 +1,45 @@
+#pragma once
+// TCP bootstrap for pdcal ranks: rank 0 listens (--listen HOST:PORT), the others connect
+// (--connect HOST:PORT) and get ranks in the order they are accepted. Used only to exchange
+// fabric addresses and for barriers; every blocking call has a deadline, so a dead or hung peer
+// ends the probe with a clear ProbeError instead of hanging.
+#include <string>
+#include <vector>
+
+#include "calibrate/pdcal/probe_error.hpp"
+
+namespace pdsim::pdcal {
+
+struct Endpoint {
+  std::string host;
+  int port = 0;
+};
+Endpoint parse_host_port(const std::string& text);  // "HOST:PORT"; ProbeError if malformed
+
+class Bootstrap {
+ public:
+  // Listener: accepts `nranks - 1` peers within `timeout_s`. If `port_file` is not empty the port
+  // actually bound (useful with port 0) is written there once listening.
+  static Bootstrap listen(const Endpoint& at, int nranks, double timeout_s,
+                          const std::string& port_file);
+  // Connector: retries until the listener is up or `timeout_s` passes.
+  static Bootstrap connect(const Endpoint& to, double timeout_s);
+
+  Bootstrap(Bootstrap&& other) noexcept;
+  Bootstrap& operator=(Bootstrap&&) = delete;
+  Bootstrap(const Bootstrap&) = delete;
+  ~Bootstrap();
+
+  int rank() const { return rank_; }
+  int nranks() const { return nranks_; }
+  // Every rank contributes one blob; every rank gets all blobs in rank order.
+  std::vector<std::string> allgather(const std::string& blob, double timeout_s);
+  void barrier(double timeout_s) { allgather("", timeout_s); }
+
+ private:
+  Bootstrap() = default;
+  int rank_ = 0, nranks_ = 1;
+  std::vector<int> fds_;  // rank 0: one per peer (index rank-1); others: one to rank 0
+};
+
+}  // namespace pdsim::pdcal

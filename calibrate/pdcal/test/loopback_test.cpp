@@ -1,0 +1,277 @@
+// Runs real pdcal ranks on this host (libfabric tcp or shm over loopback) and checks what they
+// wrote: valid measurement JSON with physically possible values. Usage:
+//   pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR
+// SCENARIO: pingpong | bandwidth | scatter | a2a-loop | scatter3 | kill | nodevice.
+// Exit 0 pass, 1 fail, 77 skipped (nodevice on a host that has an RDMA device).
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+int failures = 0;
+void expect(bool ok, const std::string& what) {
+  if (!ok) {
+    std::cerr << "FAIL: " << what << "\n";
+    ++failures;
+  }
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "cannot start " << args[0] << "\n";
+    std::exit(1);
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+// Exit status, or -1 after killing a process that outlived `seconds`.
+int wait_for(pid_t pid, double seconds) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    int st = 0;
+    if (waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (std::chrono::steady_clock::now() > end) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int read_port(const fs::path& file, pid_t listener) {
+  for (int i = 0; i < 1000; ++i) {  // up to 20 s on a loaded machine
+    if (fs::exists(file)) return std::stoi(slurp(file));
+    int st = 0;
+    if (waitpid(listener, &st, WNOHANG) == listener) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::cerr << "FAIL: the listener never wrote its port\n";
+  std::exit(1);
+}
+
+json load(const fs::path& p) {
+  try {
+    return json::parse(slurp(p));
+  } catch (const std::exception& e) {
+    std::cerr << "FAIL: " << p << " is not valid JSON: " << e.what() << "\n";
+    std::exit(1);
+  }
+}
+
+void check_envelope(const json& d, const std::string& probe, bool complete) {
+  expect(d.value("schema", "") == "pdsim.measurement/1", "schema");
+  expect(d.value("probe", "") == probe, "probe is " + probe);
+  expect(d["provenance"].value("kind", "") == "measured", "provenance.kind");
+  expect(!d["provenance"].value("host", "").empty(), "provenance.host");
+  expect(d["context"].value("complete", !complete) == complete, "context.complete");
+  expect(d["results"].is_array(), "results is an array");
+}
+
+// Distribution sanity: 0 < min ≤ p50 ≤ p99 ≤ max.
+void check_quantiles(const json& r, const std::string& where) {
+  double mn = r["min_us"], p50 = r["p50_us"], p99 = r["p99_us"], mx = r["max_us"];
+  expect(mn > 0 && mn <= p50 && p50 <= p99 && p99 <= mx, where + ": 0 < min <= p50 <= p99 <= max");
+  expect(r["latency_us"].get<double>() == p50, where + ": latency_us is the median");
+}
+
+const json* row_with(const json& rows, const std::string& key, double value) {
+  for (const auto& r : rows)
+    if (r.contains(key) && r[key].get<double>() == value) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::cerr << "usage: pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR\n";
+    return 1;
+  }
+  const std::string pdcal = argv[1], provider = argv[2], scenario = argv[3];
+  const fs::path dir = argv[4];
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+
+  if (scenario == "nodevice") {
+    if (fs::exists("/sys/class/infiniband") && !fs::is_empty("/sys/class/infiniband")) {
+      std::cout << "skipped: this host has an RDMA device\n";
+      return 77;
+    }
+    pid_t p = spawn({pdcal, "pingpong", "--api", "verbs", "--listen", "127.0.0.1:0", "-o",
+                     (dir / "v.json").string()},
+                    (dir / "v.log").string());
+    int rc = wait_for(p, 20);
+    std::string log = slurp(dir / "v.log");
+    expect(rc == 4, "verbs with no device exits 4, got " + std::to_string(rc));
+    expect(log.find("no RDMA device") != std::string::npos, "message names the cause: " + log);
+    return failures ? 1 : 0;
+  }
+
+  std::string probe = scenario == "scatter3" ? "scatter" : scenario == "kill" ? "a2a-loop" : scenario;
+  int ranks = scenario == "scatter3" ? 3 : 2;
+  std::vector<std::string> common = {"--provider", provider, "--timeout-s", "10"};
+  if (provider == "tcp") common.insert(common.end(), {"--src-addr", "127.0.0.1"});
+  if (probe == "pingpong")
+    common.insert(common.end(), {"--max-bytes", "1M", "--iters", "200", "--budget-bytes", "32M",
+                                 "--warmup", "5"});
+  if (probe == "bandwidth")
+    common.insert(common.end(), {"--max-bytes", "4M", "--factor", "4", "--iters", "2000",
+                                 "--budget-bytes", "64M", "--min-iters", "8", "--window", "16"});
+  if (probe == "scatter")
+    common.insert(common.end(), {"--max-bytes", "256k", "--factor", "8", "--iters", "100",
+                                 "--budget-bytes", "16M", "-k", "4", "--warmup", "2"});
+  if (scenario == "a2a-loop")
+    common.insert(common.end(), {"--dispatch-bytes", "4k", "--combine-bytes", "8k", "-k", "4",
+                                 "--layers", "150", "--forwards", "3"});
+  if (scenario == "kill") {
+    common.insert(common.end(), {"--dispatch-bytes", "1k", "--combine-bytes", "1k", "-k", "2",
+                                 "--layers", "10", "--forwards", "1000000", "--warmup-forwards",
+                                 "0"});
+    common[3] = "2";  // --timeout-s 2: the survivor must notice the dead peer quickly
+  }
+
+  std::vector<pid_t> pids;
+  std::vector<fs::path> outs;
+  for (int r = 0; r < ranks; ++r) {
+    outs.push_back(dir / ("rank" + std::to_string(r) + ".json"));
+    std::vector<std::string> args = {pdcal, probe};
+    args.insert(args.end(), common.begin(), common.end());
+    if (r == 0) {
+      args.insert(args.end(), {"--listen", "127.0.0.1:0", "--port-file", (dir / "port").string(),
+                               "--ranks", std::to_string(ranks)});
+    } else {
+      int port = read_port(dir / "port", pids[0]);
+      args.insert(args.end(), {"--connect", "127.0.0.1:" + std::to_string(port)});
+    }
+    args.insert(args.end(), {"-o", outs.back().string()});
+    pids.push_back(spawn(args, (dir / ("rank" + std::to_string(r) + ".log")).string()));
+  }
+
+  if (scenario == "kill") {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    kill(pids[1], SIGKILL);
+    wait_for(pids[1], 5);
+    int rc = wait_for(pids[0], 30);
+    std::string log = slurp(dir / "rank0.log");
+    expect(rc == 3, "the survivor exits 3 (probe failed), got " + std::to_string(rc));
+    expect(log.find("pdcal:") != std::string::npos, "the survivor says why: " + log);
+    json d = load(outs[0]);
+    check_envelope(d, "a2a_loop", false);
+    expect(!d["context"].value("error", "").empty(), "context.error says what happened");
+    // In 3 s at least one 10-layer forward finished, so the partial file holds the three rows.
+    expect(d["results"].size() == 3, "partial results kept");
+    return failures ? 1 : 0;
+  }
+
+  for (int r = 0; r < ranks; ++r) {
+    int rc = wait_for(pids[static_cast<size_t>(r)], 50);
+    expect(rc == 0, "rank " + std::to_string(r) + " exits 0, got " + std::to_string(rc) + ": " +
+                        slurp(dir / ("rank" + std::to_string(r) + ".log")));
+  }
+  if (failures) return 1;
+
+  for (int r = 0; r < ranks; ++r) {
+    json d = load(outs[static_cast<size_t>(r)]);
+    const std::string who = "rank " + std::to_string(r);
+    check_envelope(d, probe == "a2a-loop" ? "a2a_loop" : probe, true);
+    expect(d["context"].value("provider", "").find(provider) != std::string::npos,
+           who + ": context.provider names " + provider);
+    const double memcpy_GBps = d["context"]["memcpy_GBps"];
+    expect(memcpy_GBps > 0, who + ": memcpy bound measured");
+    const json& rows = d["results"];
+    if (probe == "pingpong") {
+      // Sizes 1, 2, 4, ..., 1 MiB: 21 rows on both ranks.
+      expect(rows.size() == 21, who + ": 21 sizes");
+      for (const auto& row : rows) check_quantiles(row, who + " " + row["bytes"].dump() + " B");
+      const json* small = row_with(rows, "bytes", 1);
+      const json* big = row_with(rows, "bytes", 1 << 20);
+      expect(small && big, who + ": rows for 1 B and 1 MiB");
+      if (small && big) {
+        // 1 MiB cannot arrive faster than one memcpy of it: t ≥ 2^20 B / (memcpy GB/s · 1e3) µs.
+        double floor_us = (1 << 20) / (memcpy_GBps * 1e3);
+        expect((*big)["latency_us"].get<double>() >= floor_us,
+               who + ": 1 MiB latency >= one memcpy (" + std::to_string(floor_us) + " us)");
+        expect((*big)["latency_us"].get<double>() > (*small)["latency_us"].get<double>(),
+               who + ": latency grows from 1 B to 1 MiB");
+      }
+    }
+    if (probe == "bandwidth") {
+      // Sizes 1, 4, 16, ..., 4 MiB: 12 rows.
+      expect(rows.size() == 12, who + ": 12 sizes");
+      for (const auto& row : rows) {
+        double gbps = row["GBps"];
+        expect(gbps > 0 && gbps <= memcpy_GBps,
+               who + ": 0 < " + std::to_string(gbps) + " GB/s <= memcpy " + std::to_string(memcpy_GBps));
+        // Rate and bandwidth describe the same run: GB/s = Mpps · bytes / 1e3.
+        double rate = row["msg_rate_mpps"];
+        expect(std::abs(rate * row["bytes"].get<double>() / 1e3 - gbps) <= 1e-9 * gbps,
+               who + ": GBps == msg_rate_mpps * bytes / 1e3");
+      }
+      const json* small = row_with(rows, "bytes", 1);
+      const json* big = row_with(rows, "bytes", 4 << 20);
+      expect(small && big && (*big)["GBps"] > (*small)["GBps"], who + ": bandwidth grows with size");
+    }
+    if (probe == "scatter") {
+      // Sizes 1, 8, ..., 256 KiB: 7 rows; every rank has ranks-1 peers.
+      expect(rows.size() == 7, who + ": 7 sizes");
+      for (const auto& row : rows) {
+        check_quantiles(row, who + " " + row["bytes"].dump() + " B");
+        expect(row["peers"] == ranks - 1, who + ": peers");
+        expect(row["GBps"].get<double>() <= memcpy_GBps, who + ": scatter GB/s <= memcpy");
+      }
+    }
+    if (probe == "a2a-loop") {
+      expect(rows.size() == 3, who + ": dispatch, combine, forward rows");
+      const json* disp = rows.size() == 3 ? &rows[0] : nullptr;
+      if (disp) {
+        const json &comb = rows[1], &fwd = rows[2];
+        expect(disp->value("phase", "") == "dispatch" && comb.value("phase", "") == "combine" &&
+                   fwd.value("phase", "") == "forward", who + ": phases");
+        for (const auto& row : rows) check_quantiles(row, who + " " + row["phase"].dump());
+        // 3 forwards × 150 layers = 450 samples per phase, 3 forward samples.
+        expect((*disp)["iterations"] == 450 && comb["iterations"] == 450 && fwd["iterations"] == 3,
+               who + ": sample counts");
+        // A forward is the sum of its 150 dispatches and 150 combines, so
+        // mean(forward) = 150 · (mean(dispatch) + mean(combine)).
+        double want = 150 * ((*disp)["mean_us"].get<double>() + comb["mean_us"].get<double>());
+        expect(std::abs(fwd["mean_us"].get<double>() - want) <= 1e-9 * want, who + ": forward mean");
+      }
+    }
+  }
+  return failures ? 1 : 0;
+}
