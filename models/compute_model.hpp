@@ -32,6 +32,7 @@ struct PrefillLayout {
   int tp = 1, cp = 1, ep = 1;   // within one PP stage
   int first_layer = 0, num_layers = 0;  // the stage's layer range
   bool has_embedding = false, has_lm_head = false;
+  int moe_dense_tp = 1;  // --moe-dense-tp-size: dense-layer MLP weights split this many ways
 };
 
 class ComputeModel {
@@ -48,7 +49,15 @@ class ComputeModel {
   // The dense layers (attention + dense MLP), embedding, final norm and LM head for the rank's
   // tokens (DP attention, dense MLP with moe-dense-tp-size 1, DP LM head).
   StepCost decode_non_moe(const DecodeRankBatch& b) const;
-  // Kernels per forward (for launch / graph overhead) and the overhead itself.
+  // One draft (MTP/EAGLE) step on a rank: embedding, enorm/hnorm, eh_proj, the MTP layer's
+  // attention block (with its router gate), shared-head norm and LM head (shared with the target
+  // model). The MTP layer's routed experts and its dispatch/combine are NOT included: the caller
+  // adds decode_experts_layer(...) and the all-to-all for them, exactly as for a target MoE layer.
+  // Throws InfeasibleError when the model has no MTP layer.
+  StepCost decode_draft_step(const DecodeRankBatch& b) const;
+  // Kernels per forward (for launch / graph overhead) and the overhead itself. One modelled op =
+  // one kernel, plus one dispatch and one combine kernel per MoE layer.
+  int decode_kernels_per_forward() const;
   double decode_launch_overhead_us(bool cuda_graph) const;
 
   // Prefill, per GPU of one PP stage, for one chunk. CP round-robin splits every segment's new

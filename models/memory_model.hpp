@@ -16,6 +16,7 @@ struct ParallelLayout {
   int ep = 1;
   int dp_attention = 1; // DP-attention ranks (replicated attention weights)
   int moe_dense_tp = 1; // TP of the dense MLP layers (1 = replicated)
+  int cp = 1;           // context-parallel ranks (NSA prefill CP): attention weights replicated
   bool mtp = false;     // draft (MTP) layer resident
   int ll_max_dispatch_tokens_per_rank = 0;  // >0: DeepEP low-latency buffers allocated
   bool normal_a2a_buffers = false;          // DeepEP normal-mode buffers allocated
@@ -37,6 +38,11 @@ double kv_bytes_per_token(const ModelConfig& m, KvDtype dtype);
 // DeepEP low-latency buffer bytes per rank (dispatch/combine send+recv+signal, double-buffered).
 double deepep_ll_buffer_bytes(int max_tokens_per_rank, int hidden, int num_ranks, int num_experts);
 double weights_bytes_per_gpu(const ModelConfig& m, const ParallelLayout& l);
+// The whole model once (all layers, MTP layers, embedding, LM head): compare with the checkpoint.
+double total_weight_bytes(const ModelConfig& m);
+// Attention TP implied by a layout: tp / (dp_attention · cp), or 1 (throws InfeasibleError when
+// tp is neither 1 nor a multiple of dp_attention · cp).
+int attention_tp(const ParallelLayout& l);
 
 // Throws InfeasibleError if weights + buffers do not fit, or EP does not divide the experts.
 MemoryPlan plan_memory(const ModelConfig& m, const GpuSpec& gpu, const ParallelLayout& l,

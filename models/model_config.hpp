@@ -33,11 +33,15 @@ struct ModelConfig {
   std::string weight_dtype;    // "fp8" (block-scaled) or "bf16"
   int weight_block = 128;      // FP8 block-scale tile edge
   double checkpoint_bytes = 0; // published size on disk, for cross-checking the memory model
+  bool tie_embeddings = false; // tie_word_embeddings (LM head shares the embedding matrix)
   Json provenance;
 
   bool is_moe() const { return n_routed_experts > 0; }
   int num_moe_layers() const { return is_moe() ? num_layers - first_k_dense : 0; }
   int num_dense_layers() const { return num_layers - num_moe_layers(); }
+  bool is_mla() const { return attention == "mla"; }
+  bool has_indexer() const { return index_topk > 0; }
+  bool is_moe_layer(int layer) const { return is_moe() && layer >= first_k_dense; }
 };
 
 // `name_or_path`: catalog name or a JSON file path. Errors name `from_file` and `field`.
