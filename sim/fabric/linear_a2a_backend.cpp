@@ -32,9 +32,12 @@ JsonNode a2a_block(const FabricProfile& p, const std::string& name) {
 LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
                                    std::vector<A2AParamSpec> specs)
     : name_(std::move(name)), specs_(std::move(specs)), block_(a2a_block(p, name_)) {
+  // A block marked "layout_probe" (built by `calibrate fit` to learn the parameter names) may
+  // omit fitted parameters; a profile may not.
+  const bool probe = block_.bool_or("layout_probe", false);
   for (const auto& s : specs_) {
     double v = block_.has(s.name) ? block_.at(s.name).number() : s.default_value;
-    if (!block_.has(s.name) && s.fitted_by_default) block_.at(s.name);  // throws: required
+    if (!block_.has(s.name) && s.fitted_by_default && !probe) block_.at(s.name);  // throws
     if (v < s.lower)
       block_.at(s.name).fail("expected a value >= " + std::to_string(s.lower));
     theta_.push_back(v);
@@ -110,6 +113,9 @@ LinearA2ABackend::Linearized LinearA2ABackend::linearize(const A2AConfig& c, con
   };
   for (const auto& f : w.terms.fixed) add(f);
   if (!w.terms.branches.empty()) add(w.terms.branches[w.binding]);
+  l.coef_any = l.coef;
+  for (const auto& b : w.terms.branches)
+    for (size_t i = 0; i < b.coef.size(); ++i) l.coef_any[i] = std::max(l.coef_any[i], b.coef[i]);
   return l;
 }
 

@@ -46,6 +46,7 @@ class LinearA2ABackend : public A2ABackend {
   struct Linearized {
     std::vector<double> coef;
     double constant_us = 0, total_us = 0;
+    std::vector<double> coef_any;  // largest coefficient of each parameter in any of the terms
   };
   Linearized linearize(const A2AConfig& c, const Routing& r, A2APhase phase) const;
 

@@ -1,0 +1,27 @@
+#pragma once
+// `pdsim calibrate fit`: measurement files → fabric profile. Primary files determine the
+// profile's values; alternate files are fitted the same way on their own and kept in
+// fit.alternates with a disagreement note, so conflicting published sources stay visible.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "calibrate/fit_a2a.hpp"
+#include "sim/fabric/fabric_profile.hpp"
+
+namespace pdsim {
+
+struct ProfileFitOptions {
+  std::string name, transport, instance;
+  std::vector<std::string> files, alternates;
+  A2AFitOptions a2a;
+  std::map<std::string, std::map<std::string, double>> fixed;  // backend → param → value
+};
+
+FabricProfile fit_fabric_profile(const ProfileFitOptions& opt);
+
+// A path as recorded in provenance: relative to data_root() when under it (so regenerating the
+// profile elsewhere gives the same bytes), else as given.
+std::string provenance_path(const std::string& path);
+
+}  // namespace pdsim

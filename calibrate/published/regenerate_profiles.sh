@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Regenerates the shipped fabric profiles from the published measurement files.
+# Run from the repository root after building: calibrate/published/regenerate_profiles.sh [PDSIM]
+# tests/unit/calibrate_fit_profiles_test.cpp refits with the same arguments and checks that the
+# committed profiles have not drifted.
+set -euo pipefail
+PDSIM=${1:-build/pdsim}
+M=calibrate/published
+export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
+
+# AWS p5en.48xlarge: 8x H200, 16x 200 Gb/s EFA (SRD).
+"$PDSIM" calibrate fit \
+  $M/uccl-ep-p5en-ll.json $M/uccl-pr505-p5en.json $M/uccl-blog-proxy-path.json \
+  $M/pplx-efa-ll.json $M/uccl-blog-rtt-efa.json $M/mooncake-efa-p5en.json \
+  $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
+  --alternate $M/fi-pingpong-efa.json --alternate $M/uccl-blog-ep32-batching.json \
+  --alternate $M/deepep-normal-intranode-h800.json \
+  --name efa-p5en --transport srd --instance p5en.48xlarge \
+  -o models/profiles/fabric/efa-p5en.json
+
+# On-prem 8x H200 + ConnectX-7 400 Gb/s per GPU, RoCE v2 (RC). NVLink figures are the H200
+# node's (p5en has the same H200 NVSwitch baseboard).
+"$PDSIM" calibrate fit \
+  $M/deepep-ll-cx7-2025-06.json $M/pplx-cx7-ll.json $M/uccl-blog-rtt-roce.json \
+  $M/roce-v2-framing.json $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
+  --alternate $M/pplx-deepep-cx7-ll.json --alternate $M/deepep-ll-cx7-2025-02.json \
+  --alternate $M/deepep-normal-intranode-h800.json \
+  --name roce-cx7 --transport rc --instance onprem-h200-cx7 \
+  -o models/profiles/fabric/roce-cx7.json
