@@ -20,7 +20,7 @@ namespace {
 
 struct Args {
   std::string api = "fabric", listen, connect, port_file, output;
-  int ranks = 2;
+  int ranks = 2, idle_sleep_us = 0;
   double bootstrap_timeout_s = 60;
   pdcal::FabricOptions fabric;
   pdcal::VerbsOptions verbs;
@@ -50,6 +50,9 @@ void add_common(CLI::App& app, Args& a) {
   app.add_option("--port-file", a.port_file, "listener: write the bound port here (use port 0)");
   app.add_option("--timeout-s", a.sweep.timeout_s, "give up when a peer is silent this long")
       ->check(CLI::PositiveNumber);
+  app.add_option("--idle-sleep-us", a.idle_sleep_us,
+                 "sleep this long between polls when idle (oversubscribed hosts; 0: spin)")
+      ->check(CLI::Range(0, 100000));
   app.add_option("--bootstrap-timeout-s", a.bootstrap_timeout_s, "wait this long for peers");
   app.add_option("-o,--output", a.output, "measurement JSON to write (atomically)")->required();
   app.add_flag("--keep-samples", a.sweep.keep_samples, "write every sample, not only quantiles");
@@ -64,7 +67,8 @@ void add_sweep(CLI::App& app, Args& a) {
   app.add_option("--iters", a.sweep.iters, "most timed iterations per size")->check(CLI::PositiveNumber);
   app.add_option("--min-iters", a.sweep.min_iters, "fewest timed iterations per size")
       ->check(CLI::PositiveNumber);
-  app.add_option("--budget-bytes", a.sweep.budget_bytes, "bytes per size: iterations ≈ budget/size");
+  app.add_option("--budget-bytes", a.sweep.budget_bytes, "bytes per size: iterations ≈ budget/size")
+      ->transform(CLI::AsSizeValue(false));
   app.add_option("--warmup", a.sweep.warmup, "untimed iterations per size")->check(CLI::NonNegativeNumber);
 }
 
@@ -137,16 +141,20 @@ int run_probe(const std::string& probe, Args& a) {
       a.verbs.timeout_s = a.sweep.timeout_s;
       t = pdcal::make_verbs_transport(a.verbs, boot);
     }
+    t->set_idle_sleep_us(a.idle_sleep_us);
     doc.context = t->describe();
+    doc.context["idle_sleep_us"] = a.idle_sleep_us;
     doc.context["rank"] = t->rank();
     doc.context["ranks"] = n;
     if (probe == "bandwidth") doc.context["role"] = t->rank() == 0 ? "writer" : "target";
     doc.context["memcpy_GBps"] = pdcal::measure_memcpy_GBps(std::min<size_t>(bytes, size_t{64} << 20));
     boot.barrier(a.bootstrap_timeout_s);
-    if (probe == "pingpong") pdcal::run_pingpong(*t, a.sweep, doc.results);
-    if (probe == "bandwidth") pdcal::run_bandwidth(*t, a.sweep, a.window, doc.results);
-    if (probe == "scatter") pdcal::run_scatter(*t, a.sweep, a.msgs_per_peer, doc.results);
-    if (probe == "a2a_loop") pdcal::run_a2a_loop(*t, a.loop, doc.results);
+    // Checkpoint after every row: even a rank that is killed leaves what it measured.
+    auto on_row = [&] { doc.write(a.output, "in progress (or killed): the probe had not finished"); };
+    if (probe == "pingpong") pdcal::run_pingpong(*t, a.sweep, doc.results, on_row);
+    if (probe == "bandwidth") pdcal::run_bandwidth(*t, a.sweep, a.window, doc.results, on_row);
+    if (probe == "scatter") pdcal::run_scatter(*t, a.sweep, a.msgs_per_peer, doc.results, on_row);
+    if (probe == "a2a_loop") pdcal::run_a2a_loop(*t, a.loop, doc.results, on_row);
     // Nobody tears down its endpoints while a peer may still be completing operations.
     boot.barrier(a.sweep.timeout_s);
   } catch (const pdcal::NoDeviceError& e) {

@@ -107,7 +107,8 @@ size_t scatter_buffer_bytes(size_t max_msg_bytes, int msgs_per_peer, int nranks)
   return scatter_data_bytes(max_msg_bytes, msgs_per_peer, nranks) + ctrl_bytes(nranks);
 }
 
-void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results) {
+void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results,
+                  const RowCallback& on_row) {
   const size_t recv_off = o.max_bytes;
   uint64_t seq = 0;
   for (size_t bytes : sweep_sizes(o)) {
@@ -146,10 +147,12 @@ void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results) 
     nlohmann::json row = {{"bytes", bytes}};
     row.update(quantiles_us(one_way, o.keep_samples));
     results.push_back(row);
+    on_row();
   }
 }
 
-void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results) {
+void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results,
+                  const RowCallback& on_row) {
   const size_t data = o.max_bytes;
   const int n = t.nranks();
   uint64_t seq = 0;
@@ -195,10 +198,12 @@ void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::js
                        {"window", window},
                        {"endpoints", t.endpoints()},
                        {"time_us", us}});
+    on_row();
   }
 }
 
-void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results) {
+void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results,
+                  const RowCallback& on_row) {
   const int n = t.nranks();
   const size_t data = scatter_data_bytes(o.max_bytes, msgs_per_peer, n);
   uint64_t seq = 0;
@@ -215,10 +220,12 @@ void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohman
     // Bytes this rank sent per exchange over the median exchange time.
     row["GBps"] = static_cast<double>(bytes) * msgs_per_peer * (n - 1) / (row["p50_us"].get<double>() * 1e3);
     results.push_back(row);
+    on_row();
   }
 }
 
-void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results) {
+void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results,
+                  const RowCallback& on_row) {
   const int n = t.nranks();
   const size_t data = scatter_data_bytes(std::max(o.dispatch_bytes, o.combine_bytes), o.msgs_per_peer, n);
   std::vector<double> dispatch_us, combine_us, forward_us;
@@ -248,6 +255,7 @@ void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results
     fw["layers"] = o.layers;
     results = nlohmann::json::array({row("dispatch", o.dispatch_bytes, dispatch_us),
                                      row("combine", o.combine_bytes, combine_us), fw});
+    on_row();
   }
 }
 

@@ -4,12 +4,16 @@
 // a probe that ends early (peer died, timeout) still leaves its finished rows for the output.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "calibrate/pdcal/transport.hpp"
 
 namespace pdsim::pdcal {
+
+// Called after each new result row, e.g. to checkpoint the output file.
+using RowCallback = std::function<void()>;
 
 struct SweepOptions {
   size_t min_bytes = 1, max_bytes = size_t{64} << 20;
@@ -31,15 +35,18 @@ size_t scatter_buffer_bytes(size_t max_msg_bytes, int msgs_per_peer, int nranks)
 
 // Ranks 0 and 1 bounce a message; one-way latency = RTT/2. Rank 0 times send→reply, rank 1
 // times reply→next ping (the same RTT seen from the other side). Other ranks idle.
-void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results);
+void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results,
+                  const RowCallback& on_row);
 
 // Rank 0 writes to rank 1 with `window` writes in flight, round-robin over the endpoints;
 // time from the target's "go" to its acknowledgement of "fin" (sent after all writes complete).
-void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results);
+void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results,
+                  const RowCallback& on_row);
 
 // Every rank writes `msgs_per_peer` messages of each size to every peer, then tells each peer
 // it is done and waits for all peers' "done" — one all-to-all exchange per iteration.
-void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results);
+void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results,
+                  const RowCallback& on_row);
 
 struct A2aLoopOptions {
   size_t dispatch_bytes = 7168, combine_bytes = 14336;  // per message
@@ -52,7 +59,8 @@ struct A2aLoopOptions {
 };
 // Repeats dispatch then combine `layers` times per forward; rows: per-phase distributions
 // (dispatch, combine) and the per-forward distribution, rewritten after each forward.
-void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results);
+void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results,
+                  const RowCallback& on_row);
 
 // Best-of-several single-threaded memcpy bandwidth over `bytes` (an upper bound for any
 // single copy path on this host, recorded with every measurement).

@@ -1,6 +1,7 @@
 #include "calibrate/pdcal/transport.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include "calibrate/pdcal/probe_error.hpp"
 
@@ -9,6 +10,7 @@ namespace {
 // Busy-polling peers on an oversubscribed host (two ranks on two shared cores) would starve
 // each other; yielding after a run of empty polls keeps latency low when cores are free.
 constexpr int kSpinsBeforeYield = 256;
+constexpr int kSpinsBeforeSleep = 4096;
 }  // namespace
 
 void Transport::wait(Op& op, double timeout_s, const std::string& what) {
@@ -32,7 +34,10 @@ void Transport::wait_ptrs(const std::vector<Op*>& ops, double timeout_s, const s
     if (next == ops.size()) return;
     progress();
     if (++spins % kSpinsBeforeYield == 0) {
-      sched_yield();
+      if (idle_sleep_us_ > 0 && spins >= kSpinsBeforeSleep)
+        usleep(static_cast<useconds_t>(idle_sleep_us_));
+      else
+        sched_yield();
       if (Clock::now() > deadline)
         throw ProbeError("timeout after " + std::to_string(static_cast<int>(timeout_s)) + " s " +
                          what + " (peer dead or hung?)");

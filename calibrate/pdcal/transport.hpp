@@ -46,6 +46,14 @@ class Transport {
   void wait(Op& op, double timeout_s, const std::string& what);
   void wait_all(std::vector<Op>& ops, double timeout_s, const std::string& what);
   void wait_ptrs(const std::vector<Op*>& ops, double timeout_s, const std::string& what);
+
+  // 0 (default): waiting spins and yields, as a dedicated core should. N > 0: after a few
+  // thousand empty polls sleep N µs between polls, so that ranks sharing few cores (CI) let
+  // each other run; latencies then include up to N µs of wake-up delay.
+  void set_idle_sleep_us(int us) { idle_sleep_us_ = us; }
+
+ private:
+  int idle_sleep_us_ = 0;
 };
 
 }  // namespace pdsim::pdcal
