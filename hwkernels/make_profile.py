@@ -52,6 +52,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--command", default="hwkernels/reproduce.sh")
     ap.add_argument("--name", default="h200-measured")
+    ap.add_argument("--repeat", help="profile JSON of a second run, to record run-to-run spread")
     a = ap.parse_args()
     d = pathlib.Path(a.results)
     cat = json.loads(pathlib.Path(a.catalog).read_text())
@@ -220,6 +221,16 @@ def main():
     ordered = {"schema": prof["schema"], "name": prof["name"], "gpu": prof["gpu"], "provenance": prov}
     for k in list(units) + ["kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us"]:
         ordered[k] = prof[k]
+    if a.repeat:
+        # Same code, same machine, run again: how far each figure moved (relative).
+        rep = json.loads(pathlib.Path(a.repeat).read_text())
+        moved = {}
+        for k in units:
+            if rep[k]["x"] == ordered[k]["x"] and len(ordered[k]["x"]) > 1:
+                moved[k + "_max_rel_change"] = round(max(abs(r / o - 1) for r, o in zip(rep[k]["eff"], ordered[k]["eff"])), 4)
+        for k in ("kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us"):
+            moved[k] = rep[k]
+        meas["repeat_run"] = {"measured_at": rep["provenance"].get("measured_at"), "figures": moved}
     ordered["measurements"] = meas
     validate(ordered)
     text = json.dumps(ordered, indent=1)
