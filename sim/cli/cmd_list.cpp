@@ -1,0 +1,47 @@
+// pdsim list: every registered plug-in (name and one-line description) and the catalog entries.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "calibrate/measurement.hpp"
+#include "reports/report_writer.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/core/data_path.hpp"
+#include "sim/fabric/alltoall.hpp"
+
+namespace {
+template <class R>
+void print_registry(const char* title) {
+  std::cout << title << ":\n";
+  for (const auto& e : R::instance().entries()) {
+    const size_t pad = e.name.size() < 18 ? 18 - e.name.size() : 1;
+    std::cout << "  " << e.name << std::string(pad, ' ') << e.description << "\n";
+  }
+}
+void print_dir(const char* title, const std::string& rel) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(pdsim::data_root()) / rel, ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::cout << title << " (" << rel << "):\n";
+  for (const auto& n : names) std::cout << "  " << n << "\n";
+}
+}  // namespace
+
+PDSIM_CLI_COMMAND(list, "list", "list registered plug-ins and catalog entries",
+                  [](CLI::App&) -> std::function<int()> {
+                    return [] {
+                      print_registry<pdsim::A2ABackendRegistry>("all-to-all backends (fabric.a2a_backend)");
+                      print_registry<pdsim::ReportWriterRegistry>("report writers");
+                      print_registry<pdsim::MeasurementImporterRegistry>("measurement importers (calibrate import --format)");
+                      print_dir("models", "models/catalog/llm");
+                      print_dir("GPUs", "models/catalog/gpu");
+                      print_dir("instance types", "models/catalog/instance");
+                      print_dir("GPU profiles", "models/profiles/gpu");
+                      print_dir("fabric profiles", "models/profiles/fabric");
+                      print_dir("scenarios", "scenarios");
+                      return 0;
+                    };
+                  })

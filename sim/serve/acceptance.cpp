@@ -1,0 +1,24 @@
+#include "sim/serve/acceptance.hpp"
+
+#include <cmath>
+
+namespace pdsim {
+
+AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c)
+    : enabled_(c.enabled()), steps_(c.num_steps), p_(c.accept_prob) {}
+
+int AcceptanceModel::sample_tokens(Rng& rng) const {
+  if (!enabled_) return 1;
+  int k = 1;
+  for (int i = 0; i < steps_ && rng.bernoulli(p_); ++i) ++k;
+  return k;
+}
+
+double AcceptanceModel::mean_tokens() const {
+  if (!enabled_) return 1.0;
+  double s = 0;
+  for (int i = 0; i <= steps_; ++i) s += std::pow(p_, i);
+  return s;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,25 @@
+#pragma once
+// Speculative-decoding acceptance model "chain-geometric": a topk-1 chain of `num_steps` draft
+// tokens; draft token i is accepted with probability p given that tokens < i were, and the
+// target always adds one token of its own. Tokens per verify step k ∈ [1, num_steps + 1] with
+// P(k) = p^(k−1)(1 − p) for k ≤ num_steps and p^num_steps for k = num_steps + 1, so
+// E[k] = Σ_{i=0..num_steps} p^i. Draws are independent across requests and steps (no
+// per-request acceptance correlation: a documented simplification).
+#include "sim/core/rng.hpp"
+#include "sim/serve/scenario.hpp"
+
+namespace pdsim {
+
+class AcceptanceModel {
+ public:
+  explicit AcceptanceModel(const SpeculativeConfig& c);
+  int sample_tokens(Rng& rng) const;  // tokens emitted by one verify step of one request
+  double mean_tokens() const;
+
+ private:
+  bool enabled_;
+  int steps_;
+  double p_;
+};
+
+}  // namespace pdsim

@@ -1,0 +1,163 @@
+#include "sim/serve/decode_cost.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pdsim {
+
+double ForwardTerms::total_us() const {
+  return attention_us + moe_compute_us + dispatch_us + combine_us + draft_us + other_us + launch_us +
+         scheduler_us;
+}
+
+void ForwardTerms::add(const ForwardTerms& o) {
+  attention_us += o.attention_us;
+  moe_compute_us += o.moe_compute_us;
+  dispatch_us += o.dispatch_us;
+  combine_us += o.combine_us;
+  draft_us += o.draft_us;
+  other_us += o.other_us;
+  launch_us += o.launch_us;
+  scheduler_us += o.scheduler_us;
+}
+
+std::map<std::string, double> ForwardTerms::named() const {
+  return {{"attention", attention_us}, {"moe_compute", moe_compute_us}, {"dispatch", dispatch_us},
+          {"combine", combine_us},     {"draft", draft_us},             {"other", other_us},
+          {"launch", launch_us},       {"scheduler", scheduler_us}};
+}
+
+std::vector<int> default_cuda_graph_bs(bool speculative, int max_bs) {
+  // SGLang cuda_graph_runner.get_batch_sizes_to_capture: speculative decoding captures
+  // 1..8, then every 2 up to 32, then every 16; otherwise 1, 2, 4, 8, then every 8.
+  std::vector<int> all;
+  if (speculative) {
+    for (int b = 1; b <= 8; ++b) all.push_back(b);
+    for (int b = 10; b <= 32; b += 2) all.push_back(b);
+    for (int b = 40; b <= 160; b += 16) all.push_back(b);
+  } else {
+    all = {1, 2, 4, 8};
+    for (int b = 16; b <= 160; b += 8) all.push_back(b);
+  }
+  std::vector<int> out;
+  for (int b : all)
+    if (b <= max_bs) out.push_back(b);
+  return out;
+}
+
+DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
+    : d_(d), seed_(seed), cache_(static_cast<size_t>(d.decode_ranks)) {
+  const auto& dc = d.scenario.decode;
+  graph_bs_ = dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(dc.speculative.enabled(), dc.cuda_graph_max_bs)
+                                       : dc.cuda_graph_bs;
+}
+
+bool DecodeCostModel::cuda_graph_used(int max_batch) const {
+  return !graph_bs_.empty() && max_batch <= graph_bs_.back();
+}
+
+void DecodeCostModel::refresh(size_t rank, const RankState& s) {
+  RankCache& c = cache_[rank];
+  const double sum = std::accumulate(s.contexts.begin(), s.contexts.end(), 0.0);
+  const double tol = d_.scenario.decode.recompute_tolerance;
+  if (c.version == s.version && sum <= c.sum_context * (1.0 + tol)) return;
+  c.version = s.version;
+  c.sum_context = sum;
+  if (s.contexts.empty()) {  // idle rank: no attention work, it only joins the all-to-alls
+    c.attn_verify = c.other_verify = c.draft_step = c.draft_extend = 0;
+    return;
+  }
+  const ComputeModel& cm = *d_.compute;
+  DecodeRankBatch b{s.contexts, d_.query_tokens_per_request()};
+  c.attn_verify = d_.model.is_moe() ? cm.decode_attention_layer(b).total_us() : 0.0;
+  c.other_verify = cm.decode_non_moe(b).total_us();
+  if (d_.scenario.decode.speculative.enabled()) {
+    DecodeRankBatch one{s.contexts, 1};
+    c.draft_step = cm.decode_draft_step(one).total_us();
+    c.draft_extend = cm.decode_draft_step(b).total_us();
+  }
+}
+
+const DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
+  std::string key(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
+  auto it = memo_.find(key);
+  if (it != memo_.end()) return it->second;
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a of the key: the sample stream depends on it only
+  for (unsigned char ch : key) h = (h ^ ch) * 1099511628211ULL;
+  Rng rng = Rng(seed_).fork(h);
+  MoeLayer m;
+  const int samples = d_.scenario.fabric.routing_samples;
+  const int epr = d_.a2a.experts_per_rank();
+  std::vector<int> local(static_cast<size_t>(epr));
+  for (int s = 0; s < samples; ++s) {
+    Routing r = sample_routing(d_.a2a, tokens, rng);
+    A2APhaseTime disp = d_.a2a_backend->phase(d_.a2a, r, A2APhase::dispatch);
+    A2APhaseTime comb = d_.a2a_backend->phase(d_.a2a, r, A2APhase::combine);
+    double experts = 0;
+    for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
+      std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
+      experts = std::max(experts, d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]).total_us());
+    }
+    m.dispatch_us += disp.total_us / samples;
+    m.combine_us += comb.total_us / samples;
+    m.experts_us += experts / samples;
+    for (const auto& [k, v] : disp.terms_us) m.dispatch_terms[k] += v / samples;
+    for (const auto& [k, v] : comb.terms_us) m.combine_terms[k] += v / samples;
+  }
+  return memo_.emplace(std::move(key), std::move(m)).first->second;
+}
+
+ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
+  const auto& sp = d_.scenario.decode.speculative;
+  const int q = d_.query_tokens_per_request();
+  const int moe_layers = d_.model.num_moe_layers();
+  std::vector<int> tokens_verify(ranks.size()), tokens_draft(ranks.size());
+  double attn = 0, other = 0, draft_step = 0, draft_extend = 0;
+  int max_batch = 0;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    refresh(r, ranks[r]);
+    const int n = static_cast<int>(ranks[r].contexts.size());
+    tokens_verify[r] = n * q;
+    tokens_draft[r] = n;
+    max_batch = std::max(max_batch, n);
+    attn = std::max(attn, cache_[r].attn_verify);
+    other = std::max(other, cache_[r].other_verify);
+    draft_step = std::max(draft_step, cache_[r].draft_step);
+    draft_extend = std::max(draft_extend, cache_[r].draft_extend);
+  }
+  ForwardTerms t;
+  t.other_us = other;
+  if (moe_layers > 0) {
+    const MoeLayer& v = moe_layer(tokens_verify);
+    t.attention_us = moe_layers * attn;
+    t.dispatch_us = moe_layers * v.dispatch_us;
+    t.combine_us = moe_layers * v.combine_us;
+    t.moe_compute_us = moe_layers * v.experts_us;
+    for (const auto& [k, val] : v.dispatch_terms) a2a_terms_sum_["dispatch." + k] += moe_layers * val;
+    for (const auto& [k, val] : v.combine_terms) a2a_terms_sum_["combine." + k] += moe_layers * val;
+    phases_ += 2L * moe_layers;
+  }
+  int forwards = 1;
+  if (sp.enabled()) {
+    // The draft (MTP) layer has one MoE block; its all-to-alls are part of the draft time.
+    const double moe_step = moe_layers > 0 ? moe_total(moe_layer(tokens_draft)) : 0.0;
+    const double moe_ext = moe_layers > 0 ? moe_total(moe_layer(tokens_verify)) : 0.0;
+    t.draft_us = sp.num_steps * (draft_step + moe_step) + draft_extend + moe_ext;
+    forwards += sp.num_steps + 1;
+    if (moe_layers > 0) phases_ += 2L * (sp.num_steps + 1);
+  }
+  // Draft forwards run one layer each: their launch overhead scales with their share of layers.
+  const double layer_share = 1.0 + (forwards - 1) / static_cast<double>(d_.model.num_layers);
+  t.launch_us = d_.compute->decode_launch_overhead_us(cuda_graph_used(max_batch)) * layer_share;
+  t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
+  return t;
+}
+
+Json DecodeCostModel::stats() const {
+  Json terms = Json::object();
+  for (const auto& [k, v] : a2a_terms_sum_) terms[k] = v;
+  return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
+              {"a2a_terms_total_us", terms}, {"cuda_graph_bs", graph_bs_}};
+}
+
+}  // namespace pdsim

@@ -1,0 +1,40 @@
+#pragma once
+// Deployment: a scenario resolved against the catalogs and profiles — the model, GPU, instance
+// type, GPU profile, fabric profile, compute model, memory plans and all-to-all configuration —
+// with every feasibility check done once, before anything is simulated.
+#include <memory>
+
+#include "models/compute_model.hpp"
+#include "models/memory_model.hpp"
+#include "sim/fabric/alltoall.hpp"
+#include "sim/serve/scenario.hpp"
+
+namespace pdsim {
+
+struct Deployment {
+  Scenario scenario;
+  ModelConfig model;
+  GpuSpec gpu;
+  InstanceType instance;
+  GpuProfile gpu_profile;
+  FabricProfile fabric;
+  std::shared_ptr<const ComputeModel> compute;
+  std::shared_ptr<const A2ABackend> a2a_backend;
+  A2AConfig a2a;                 // decode expert-parallel all-to-all
+  MemoryPlan prefill_memory, decode_memory;
+  int decode_ranks = 0;          // DP-attention ranks per decode instance
+  int max_requests_per_rank = 0; // min(max_running/dp, LL dispatch buffer / query tokens)
+  double kv_bytes_per_token = 0; // all layers
+  double kv_block_bytes = 0;     // transfer engine block (one page of one layer by default)
+  int kv_nics = 0;               // per prefill node
+  int a2a_nics = 0;              // per decode node
+  Json profiles;                 // every catalog/profile document used, verbatim with provenance
+
+  int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
+  int query_tokens_per_request() const;  // num_draft_tokens when speculative, else 1
+};
+
+// Throws InputError for unknown names / bad files and InfeasibleError for layouts that cannot run.
+Deployment build_deployment(const Scenario& s);
+
+}  // namespace pdsim

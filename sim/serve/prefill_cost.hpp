@@ -1,0 +1,34 @@
+#pragma once
+// Cost of one prefill chunk on one PP stage of a prefill instance (all GPUs of the stage are
+// symmetric: CP round-robin gives each 1/cp of every segment's new tokens, EP spreads experts
+// evenly under uniform routing). Stage time = compute + per layer (CP KV all-gather over
+// NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all serial: DeepEP
+// normal mode synchronises with the CPU, so nothing is assumed to overlap.
+#include <vector>
+
+#include "sim/serve/deployment.hpp"
+
+namespace pdsim {
+
+struct ChunkCost {
+  double compute_us = 0, cp_exchange_us = 0, a2a_us = 0;
+  double total_us() const { return compute_us + cp_exchange_us + a2a_us; }
+};
+
+class PrefillCostModel {
+ public:
+  explicit PrefillCostModel(const Deployment& d);
+  ChunkCost stage_chunk(int stage, const std::vector<PrefillSegment>& chunk) const;
+  PrefillLayout layout(int stage) const;
+  // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
+  double layer_share(int stage) const;
+  // Expected distinct EP ranks a token's top-k experts land on (uniform routing without
+  // replacement, contiguous placement): R · (1 − C(E − E/R, k) / C(E, k)).
+  static double expected_distinct_ranks(int experts, int ranks, int top_k);
+
+ private:
+  const Deployment& d_;
+  std::vector<int> first_layer_, num_layers_;
+};
+
+}  // namespace pdsim

@@ -1,0 +1,123 @@
+#include "sim/serve/run_scenario.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/serve/simulation.hpp"
+
+namespace pdsim {
+
+Json results_to_json(const SimResults& r) {
+  Json reqs = Json::array();
+  for (const auto& q : r.requests)
+    reqs.push_back({{"id", q.id}, {"arrival_s", q.arrival_s}, {"input_len", q.input_len},
+                    {"output_len", q.output_len}, {"prefill_instance", q.prefill_instance},
+                    {"decode_instance", q.decode_instance}, {"decode_rank", q.decode_rank},
+                    {"decode_reserved_s", q.decode_reserved_s}, {"prefill_start_s", q.prefill_start_s},
+                    {"prefill_end_s", q.prefill_end_s}, {"kv_start_s", q.kv_start_s},
+                    {"kv_end_s", q.kv_end_s}, {"finish_s", q.finish_s},
+                    {"chunk_times_s", q.chunk_times_s}, {"chunk_tokens", q.chunk_tokens},
+                    {"completed", q.completed}});
+  return Json{{"scenario_name", r.scenario_name}, {"resolved_scenario", r.resolved_scenario},
+              {"profiles", r.profiles}, {"seed", r.seed}, {"duration_s", r.duration_s},
+              {"speculative", r.speculative}, {"requests", reqs}, {"extras", r.extras}};
+}
+
+SimResults results_from_json(const Json& j) {
+  SimResults r;
+  r.scenario_name = j.at("scenario_name").get<std::string>();
+  r.resolved_scenario = j.at("resolved_scenario");
+  r.profiles = j.at("profiles");
+  r.seed = j.at("seed").get<uint64_t>();
+  r.duration_s = j.at("duration_s").get<double>();
+  r.speculative = j.at("speculative").get<bool>();
+  r.extras = j.at("extras");
+  for (const auto& q : j.at("requests")) {
+    RequestRecord x;
+    x.id = q.at("id").get<int>();
+    x.arrival_s = q.at("arrival_s").get<double>();
+    x.input_len = q.at("input_len").get<int>();
+    x.output_len = q.at("output_len").get<int>();
+    x.prefill_instance = q.at("prefill_instance").get<int>();
+    x.decode_instance = q.at("decode_instance").get<int>();
+    x.decode_rank = q.at("decode_rank").get<int>();
+    x.decode_reserved_s = q.at("decode_reserved_s").get<double>();
+    x.prefill_start_s = q.at("prefill_start_s").get<double>();
+    x.prefill_end_s = q.at("prefill_end_s").get<double>();
+    x.kv_start_s = q.at("kv_start_s").get<double>();
+    x.kv_end_s = q.at("kv_end_s").get<double>();
+    x.finish_s = q.at("finish_s").get<double>();
+    x.chunk_times_s = q.at("chunk_times_s").get<std::vector<double>>();
+    x.chunk_tokens = q.at("chunk_tokens").get<std::vector<int>>();
+    x.completed = q.at("completed").get<bool>();
+    r.requests.push_back(std::move(x));
+  }
+  return r;
+}
+
+namespace {
+void write_all(int fd, const uint8_t* p, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) ::_exit(4);
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+}  // namespace
+
+SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    Json msg;
+    int code = 0;
+    try {
+      msg = Json{{"ok", results_to_json(simulate(d, seed))}};
+    } catch (const std::exception& e) {
+      msg = Json{{"error", e.what()}};
+      code = 3;
+    }
+    std::vector<uint8_t> bytes = Json::to_cbor(msg);
+    write_all(fds[1], bytes.data(), bytes.size());
+    ::close(fds[1]);
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  std::vector<uint8_t> buf;
+  uint8_t tmp[1 << 16];
+  while (true) {
+    ssize_t r = ::read(fds[0], tmp, sizeof tmp);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    buf.insert(buf.end(), tmp, tmp + r);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw std::runtime_error("simulation process died with signal " + std::to_string(WTERMSIG(status)));
+  Json msg = Json::from_cbor(buf, true, false);
+  if (msg.is_discarded()) throw std::runtime_error("simulation process returned no result");
+  if (msg.contains("error")) throw std::runtime_error("simulation failed: " + msg["error"].get<std::string>());
+  return results_from_json(msg.at("ok"));
+}
+
+SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
+                             std::optional<uint64_t> seed) {
+  Scenario s = load_scenario(path, set_overrides);
+  if (seed) s.seed = *seed;
+  Deployment d = build_deployment(s);
+  return simulate_isolated(d, s.seed);
+}
+
+}  // namespace pdsim

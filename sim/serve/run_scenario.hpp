@@ -1,0 +1,23 @@
+#pragma once
+// Entry points that run a scenario end to end. SimGrid allows one engine per process, so every
+// simulation runs in a forked child that streams its results back (CBOR over a pipe); this also
+// isolates crashes. Input errors (scenario, catalogs, profiles, feasibility) are raised in the
+// calling process before anything is forked.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/serve/deployment.hpp"
+#include "sim/serve/results.hpp"
+
+namespace pdsim {
+
+Json results_to_json(const SimResults& r);
+SimResults results_from_json(const Json& j);
+
+SimResults simulate_isolated(const Deployment& d, uint64_t seed);
+// Scenario file + "--set" overrides + optional seed override (else the scenario's seed).
+SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
+                             std::optional<uint64_t> seed);
+
+}  // namespace pdsim

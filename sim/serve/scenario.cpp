@@ -1,0 +1,258 @@
+#include "sim/serve/scenario.hpp"
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+namespace {
+
+int pos_int(const JsonNode& n, std::string_view key, int def) {
+  if (!n.has(key)) return def;
+  int64_t v = n.at(key).positive_integer();
+  if (v > (1 << 30)) n.at(key).fail("expected an integer below 2^30");
+  return static_cast<int>(v);
+}
+int nonneg_int(const JsonNode& n, std::string_view key, int def) {
+  if (!n.has(key)) return def;
+  int64_t v = n.at(key).integer();
+  if (v < 0 || v > (1 << 30)) n.at(key).fail("expected a non-negative integer, got " + std::to_string(v));
+  return static_cast<int>(v);
+}
+double nonneg(const JsonNode& n, std::string_view key, double def) {
+  return n.has(key) ? n.at(key).non_negative() : def;
+}
+double frac(const JsonNode& n, std::string_view key, double def) {
+  return n.has(key) ? n.at(key).fraction() : def;
+}
+std::string one_of(const JsonNode& n, std::string_view key, const std::string& def,
+                   std::initializer_list<const char*> allowed) {
+  if (!n.has(key)) return def;
+  std::string v = n.at(key).string();
+  std::string list;
+  for (const char* a : allowed) {
+    if (v == a) return v;
+    list += (list.empty() ? "" : ", ") + std::string(a);
+  }
+  n.at(key).fail("expected one of " + list + ", got \"" + v + "\"");
+}
+
+WorkloadConfig parse_workload(const JsonNode& n) {
+  n.expect_only({"dataset", "input_len", "output_len", "range_ratio", "num_prompts",
+                 "request_rate", "max_concurrency"});
+  WorkloadConfig w;
+  w.dataset = one_of(n, "dataset", w.dataset, {"random"});
+  w.input_len = pos_int(n, "input_len", w.input_len);
+  w.output_len = pos_int(n, "output_len", w.output_len);
+  w.range_ratio = frac(n, "range_ratio", w.range_ratio);
+  w.num_prompts = pos_int(n, "num_prompts", w.num_prompts);
+  if (n.has("request_rate")) {
+    JsonNode r = n.at("request_rate");
+    if (r.is_string()) {
+      std::string s = r.string();
+      if (s != "inf" && s != "Infinity") r.fail("expected a positive number or \"inf\", got \"" + s + "\"");
+      w.request_rate = std::numeric_limits<double>::infinity();
+    } else {
+      w.request_rate = r.positive();
+    }
+  }
+  w.max_concurrency = nonneg_int(n, "max_concurrency", w.max_concurrency);
+  return w;
+}
+
+SpeculativeConfig parse_speculative(const JsonNode& n) {
+  n.expect_only({"algorithm", "num_steps", "topk", "num_draft_tokens", "acceptance"});
+  SpeculativeConfig s;
+  s.algorithm = one_of(n, "algorithm", s.algorithm, {"none", "eagle"});
+  s.num_steps = pos_int(n, "num_steps", s.num_steps);
+  s.topk = pos_int(n, "topk", s.topk);
+  s.num_draft_tokens = pos_int(n, "num_draft_tokens", s.num_draft_tokens);
+  if (s.topk != 1) n.at("topk").fail("expected 1 (only chain drafts, topk 1, are modelled)");
+  if (s.enabled() && s.num_draft_tokens != s.num_steps + 1)
+    n.at("num_draft_tokens").fail("expected num_steps + 1 (= " + std::to_string(s.num_steps + 1) +
+                                  ") for a topk-1 chain draft");
+  if (n.has("acceptance")) {
+    JsonNode a = n.at("acceptance");
+    a.expect_only({"model", "accept_prob", "provenance"});
+    s.acceptance_model = one_of(a, "model", s.acceptance_model, {"chain-geometric"});
+    s.accept_prob = frac(a, "accept_prob", s.accept_prob);
+    if (a.has("provenance")) s.acceptance_provenance = a.at("provenance").raw();
+  }
+  return s;
+}
+
+PrefillConfig parse_prefill(const JsonNode& n) {
+  n.expect_only({"instances", "nodes_per_instance", "tp", "pp", "cp", "ep", "chunked_prefill_size",
+                 "max_running_requests", "mem_fraction_static", "kv_transfer_backend",
+                 "kv_page_size", "kv_block_bytes", "kv_nics"});
+  PrefillConfig p;
+  p.instances = pos_int(n, "instances", p.instances);
+  p.nodes_per_instance = pos_int(n, "nodes_per_instance", p.nodes_per_instance);
+  p.tp = pos_int(n, "tp", p.tp);
+  p.pp = pos_int(n, "pp", p.pp);
+  p.cp = pos_int(n, "cp", p.cp);
+  p.ep = pos_int(n, "ep", p.ep);
+  p.chunked_prefill_size = pos_int(n, "chunked_prefill_size", p.chunked_prefill_size);
+  p.max_running_requests = pos_int(n, "max_running_requests", p.max_running_requests);
+  p.mem_fraction_static = frac(n, "mem_fraction_static", p.mem_fraction_static);
+  p.kv_transfer_backend = one_of(n, "kv_transfer_backend", p.kv_transfer_backend, {"mooncake", "nixl"});
+  p.kv_page_size = pos_int(n, "kv_page_size", p.kv_page_size);
+  p.kv_block_bytes = nonneg(n, "kv_block_bytes", p.kv_block_bytes);
+  p.kv_nics = nonneg_int(n, "kv_nics", p.kv_nics);
+  return p;
+}
+
+DecodeConfig parse_decode(const JsonNode& n) {
+  n.expect_only({"instances", "nodes_per_instance", "tp", "dp", "ep", "dp_attention",
+                 "max_running_requests", "mem_fraction_static", "cuda_graph_max_bs", "cuda_graph_bs",
+                 "ll_max_dispatch_tokens_per_rank", "kv_cache_dtype", "scheduler_overhead_us",
+                 "recompute_tolerance", "a2a_nics", "speculative"});
+  DecodeConfig d;
+  d.instances = pos_int(n, "instances", d.instances);
+  d.nodes_per_instance = pos_int(n, "nodes_per_instance", d.nodes_per_instance);
+  d.tp = pos_int(n, "tp", d.tp);
+  d.dp = pos_int(n, "dp", d.dp);
+  d.ep = pos_int(n, "ep", d.ep);
+  d.dp_attention = n.bool_or("dp_attention", d.dp_attention);
+  d.max_running_requests = pos_int(n, "max_running_requests", d.max_running_requests);
+  d.mem_fraction_static = frac(n, "mem_fraction_static", d.mem_fraction_static);
+  d.cuda_graph_max_bs = nonneg_int(n, "cuda_graph_max_bs", d.cuda_graph_max_bs);
+  if (n.has("cuda_graph_bs")) {
+    for (int64_t v : n.at("cuda_graph_bs").integers()) {
+      if (v <= 0) n.at("cuda_graph_bs").fail("expected positive batch sizes");
+      d.cuda_graph_bs.push_back(static_cast<int>(v));
+    }
+  }
+  d.ll_max_dispatch_tokens_per_rank =
+      pos_int(n, "ll_max_dispatch_tokens_per_rank", d.ll_max_dispatch_tokens_per_rank);
+  d.kv_cache_dtype = one_of(n, "kv_cache_dtype", d.kv_cache_dtype, {"bf16", "fp8"});
+  d.scheduler_overhead_us = nonneg(n, "scheduler_overhead_us", d.scheduler_overhead_us);
+  d.recompute_tolerance = frac(n, "recompute_tolerance", d.recompute_tolerance);
+  d.a2a_nics = nonneg_int(n, "a2a_nics", d.a2a_nics);
+  if (n.has("speculative")) d.speculative = parse_speculative(n.at("speculative"));
+  return d;
+}
+
+FabricConfig parse_fabric(const JsonNode& n) {
+  n.expect_only({"profile", "fidelity", "a2a_backend", "routing_samples"});
+  FabricConfig f;
+  f.profile = n.str_or("profile", f.profile);
+  f.fidelity = one_of(n, "fidelity", f.fidelity, {"analytic"});
+  f.a2a_backend = n.str_or("a2a_backend", f.a2a_backend);
+  f.routing_samples = pos_int(n, "routing_samples", f.routing_samples);
+  return f;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const JsonNode& n) {
+  n.expect_only({"schema", "name", "description", "model", "gpu_profile", "cluster", "router",
+                 "fabric", "prefill", "decode", "workload", "seed"});
+  Scenario s;
+  s.file = n.file();
+  if (n.has("schema") && n.at("schema").string() != "pdsim.scenario/1")
+    n.at("schema").fail("expected \"pdsim.scenario/1\"");
+  s.name = n.str_or("name", "");
+  s.description = n.str_or("description", "");
+  s.model = n.at("model").string();
+  s.gpu_profile = n.str_or("gpu_profile", s.gpu_profile);
+  JsonNode cluster = n.at("cluster");
+  cluster.expect_only({"instance_type"});
+  s.instance_type = cluster.at("instance_type").string();
+  if (n.has("router")) {
+    JsonNode r = n.at("router");
+    r.expect_only({"policy"});
+    s.router_policy = one_of(r, "policy", s.router_policy, {"round-robin"});
+  }
+  s.fabric = parse_fabric(n.at("fabric"));
+  s.prefill = parse_prefill(n.at("prefill"));
+  s.decode = parse_decode(n.at("decode"));
+  s.workload = parse_workload(n.at("workload"));
+  if (n.has("seed")) {
+    int64_t seed = n.at("seed").integer();
+    if (seed < 0) n.at("seed").fail("expected a non-negative integer");
+    s.seed = static_cast<uint64_t>(seed);
+  }
+  return s;
+}
+
+Json Scenario::resolved_json() const {
+  const auto& sp = decode.speculative;
+  Json rate = std::isinf(workload.request_rate) ? Json("inf") : Json(workload.request_rate);
+  return Json{
+      {"schema", "pdsim.scenario/1"},
+      {"name", name},
+      {"description", description},
+      {"model", model},
+      {"gpu_profile", gpu_profile},
+      {"cluster", {{"instance_type", instance_type}}},
+      {"router", {{"policy", router_policy}}},
+      {"fabric",
+       {{"profile", fabric.profile}, {"fidelity", fabric.fidelity},
+        {"a2a_backend", fabric.a2a_backend}, {"routing_samples", fabric.routing_samples}}},
+      {"prefill",
+       {{"instances", prefill.instances}, {"nodes_per_instance", prefill.nodes_per_instance},
+        {"tp", prefill.tp}, {"pp", prefill.pp}, {"cp", prefill.cp}, {"ep", prefill.ep},
+        {"chunked_prefill_size", prefill.chunked_prefill_size},
+        {"max_running_requests", prefill.max_running_requests},
+        {"mem_fraction_static", prefill.mem_fraction_static},
+        {"kv_transfer_backend", prefill.kv_transfer_backend},
+        {"kv_page_size", prefill.kv_page_size}, {"kv_block_bytes", prefill.kv_block_bytes},
+        {"kv_nics", prefill.kv_nics}}},
+      {"decode",
+       {{"instances", decode.instances}, {"nodes_per_instance", decode.nodes_per_instance},
+        {"tp", decode.tp}, {"dp", decode.dp}, {"ep", decode.ep}, {"dp_attention", decode.dp_attention},
+        {"max_running_requests", decode.max_running_requests},
+        {"mem_fraction_static", decode.mem_fraction_static},
+        {"cuda_graph_max_bs", decode.cuda_graph_max_bs}, {"cuda_graph_bs", decode.cuda_graph_bs},
+        {"ll_max_dispatch_tokens_per_rank", decode.ll_max_dispatch_tokens_per_rank},
+        {"kv_cache_dtype", decode.kv_cache_dtype},
+        {"scheduler_overhead_us", decode.scheduler_overhead_us},
+        {"recompute_tolerance", decode.recompute_tolerance}, {"a2a_nics", decode.a2a_nics},
+        {"speculative",
+         {{"algorithm", sp.algorithm}, {"num_steps", sp.num_steps}, {"topk", sp.topk},
+          {"num_draft_tokens", sp.num_draft_tokens},
+          {"acceptance",
+           {{"model", sp.acceptance_model}, {"accept_prob", sp.accept_prob},
+            {"provenance", sp.acceptance_provenance}}}}}}},
+      {"workload",
+       {{"dataset", workload.dataset}, {"input_len", workload.input_len},
+        {"output_len", workload.output_len}, {"range_ratio", workload.range_ratio},
+        {"num_prompts", workload.num_prompts}, {"request_rate", rate},
+        {"max_concurrency", workload.max_concurrency == 0 ? Json(nullptr) : Json(workload.max_concurrency)}}},
+      {"seed", seed}};
+}
+
+void apply_override(Json& doc, const std::string& assignment, const std::string& file) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set", assignment, "expected dotted.path=value");
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  Json* node = &doc;
+  size_t start = 0;
+  while (true) {
+    size_t dot = path.find('.', start);
+    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object() || !node->contains(key))
+      throw InputError(file + " (--set)", path, "unknown scenario path (no field '" + key + "')");
+    node = &(*node)[key];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // bare words are strings
+  *node = value;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Scenario s = parse_scenario(JsonNode::load_file(path));
+  if (overrides.empty()) return s;
+  Json doc = s.resolved_json();
+  for (const auto& o : overrides) apply_override(doc, o, path);
+  Scenario out = parse_scenario(JsonNode::from_json(std::move(doc), path + " (after --set)"));
+  out.file = path;
+  return out;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,97 @@
+// Invariants of the serving simulation on the quick scenarios (each simulation runs in a forked
+// process, as SimGrid allows one engine per process).
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "reports/summary.hpp"
+#include "sim/core/data_path.hpp"
+#include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/run_scenario.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string quick(const std::string& fabric) {
+  return data_root() + "/scenarios/glm51-2p2d-" + fabric + "-quick.json";
+}
+
+class ServeInvariants : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
+  Scenario s = load_scenario(quick(GetParam()));
+  Deployment d = build_deployment(s);
+  SimResults r = simulate_isolated(d, s.seed);
+  ASSERT_EQ(r.requests.size(), static_cast<size_t>(s.workload.num_prompts));
+  PrefillCostModel pc(d);
+  for (const auto& q : r.requests) {
+    ASSERT_TRUE(q.completed) << q.id;
+    // Token conservation: the chunks carry exactly output_len tokens, the first chunk one.
+    EXPECT_EQ(std::accumulate(q.chunk_tokens.begin(), q.chunk_tokens.end(), 0), q.output_len) << q.id;
+    EXPECT_EQ(q.chunk_tokens.front(), 1);
+    for (int t : q.chunk_tokens) {
+      EXPECT_GE(t, 1);
+      EXPECT_LE(t, s.decode.speculative.num_draft_tokens);
+    }
+    // Causality: arrival ≤ reservation ≤ prefill start < prefill end ≤ KV end ≤ first chunk.
+    EXPECT_LE(q.arrival_s, q.decode_reserved_s);
+    EXPECT_LE(q.decode_reserved_s, q.prefill_start_s);
+    EXPECT_LT(q.prefill_start_s, q.prefill_end_s);
+    EXPECT_LE(q.prefill_end_s, q.kv_end_s);
+    EXPECT_LE(q.kv_end_s, q.chunk_times_s.front());
+    for (size_t k = 1; k < q.chunk_times_s.size(); ++k) EXPECT_GT(q.chunk_times_s[k], q.chunk_times_s[k - 1]);
+    EXPECT_DOUBLE_EQ(q.finish_s, q.chunk_times_s.back());
+    // TTFT ≥ the prefill compute lower bound: every stage must process all of the prompt's tokens
+    // (one chunk per 16384 tokens, each at least its cost with an empty prefix).
+    double bound_us = 0;
+    for (int st = 0; st < s.prefill.pp; ++st) {
+      for (int done = 0; done < q.input_len; done += s.prefill.chunked_prefill_size) {
+        const int n = std::min(s.prefill.chunked_prefill_size, q.input_len - done);
+        bound_us += pc.stage_chunk(st, {PrefillSegment{0, n}}).compute_us;
+      }
+    }
+    EXPECT_GE(q.ttft_s() * 1e6, bound_us) << q.id;
+  }
+  // bench_serving's concurrency is Σ e2e / duration.
+  Json sum = bench_summary(r);
+  double e2e = 0;
+  for (const auto& q : r.requests) e2e += q.e2e_s();
+  EXPECT_NEAR(sum["concurrency"].get<double>(), e2e / r.duration_s, 1e-9);
+  EXPECT_EQ(sum["completed"].get<int>(), s.workload.num_prompts);
+  EXPECT_GT(r.extras["forward_breakdown_us"]["dispatch"].get<double>(), 0.0);
+}
+
+TEST_P(ServeInvariants, SameSeedIsByteIdenticalAndSeedMatters) {
+  Scenario s = load_scenario(quick(GetParam()));
+  Deployment d = build_deployment(s);
+  const std::string a = results_to_json(simulate_isolated(d, 7)).dump();
+  const std::string b = results_to_json(simulate_isolated(d, 7)).dump();
+  const std::string c = results_to_json(simulate_isolated(d, 8)).dump();
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, ServeInvariants, ::testing::Values("efa", "roce"));
+
+TEST(ServeMechanisms, MaxConcurrencyBoundsRequestsInFlight) {
+  Scenario s = load_scenario(quick("efa"), {"workload.max_concurrency=2", "workload.request_rate=inf",
+                                            "workload.num_prompts=8"});
+  SimResults r = simulate_isolated(build_deployment(s), s.seed);
+  // At any arrival instant at most 2 requests (including the new one) are unfinished.
+  for (const auto& q : r.requests) {
+    int live = 0;
+    for (const auto& o : r.requests) live += o.arrival_s <= q.arrival_s && o.finish_s > q.arrival_s;
+    EXPECT_LE(live, 2) << q.id;
+  }
+}
+
+TEST(ServeMechanisms, WithoutSpeculationEveryChunkIsOneToken) {
+  Scenario s = load_scenario(quick("roce"), {"decode.speculative.algorithm=none", "workload.num_prompts=6"});
+  SimResults r = simulate_isolated(build_deployment(s), s.seed);
+  for (const auto& q : r.requests)
+    for (int t : q.chunk_tokens) EXPECT_EQ(t, 1);
+  EXPECT_TRUE(bench_summary(r)["accept_length"].is_null());
+}
+
+}  // namespace
+}  // namespace pdsim
