@@ -167,11 +167,12 @@ TEST(ParseFormats, AwsTopology) {
 }
 
 TEST(ParseFormats, EmptyAndGarbageInputsAreInputErrors) {
-  for (const auto& e : MeasurementImporterRegistry::instance().entries()) {
-    auto imp = e.make();
+  for (const char* name : {"nccl-tests", "perftest", "fi_pingpong", "fi_rdm_pingpong", "deepep",
+                           "pplx", "bench_serving", "aws-topology"}) {
+    auto imp = MeasurementImporterRegistry::instance().create(name, "test", "format");
     for (std::string text : {std::string(), std::string("\n\n"), std::string("garbage \x01\xff"),
                              std::string("[rank 0] Dispatch bandwidth: 1e999 GB/s")})
-      EXPECT_THROW(imp->parse(text, "x.txt"), InputError) << e.name;
+      EXPECT_THROW(imp->parse(text, "x.txt"), InputError) << name;
   }
 }
 
