@@ -14,7 +14,8 @@ class AwsTopologyImporter final : public MeasurementImporter {
     try {
       doc = Json::parse(text);
     } catch (const Json::parse_error& e) {
-      throw InputError(file, "", std::string("expected describe-instance-topology JSON: ") + e.what());
+      throw InputError(file, "",
+                       std::string("expected describe-instance-topology JSON: ") + e.what());
     }
     JsonNode root = JsonNode::from_json(std::move(doc), file);
     JsonNode inst = root.at("Instances");

@@ -17,9 +17,12 @@ std::string quote_non_finite(std::string_view s) {
     char ch = s[i];
     if (in_str) {
       out += ch;
-      if (esc) esc = false;
-      else if (ch == '\\') esc = true;
-      else if (ch == '"') in_str = false;
+      if (esc)
+        esc = false;
+      else if (ch == '\\')
+        esc = true;
+      else if (ch == '"')
+        in_str = false;
       continue;
     }
     if (ch == '"') in_str = true;
@@ -47,7 +50,8 @@ void check_run(const Json& run, const std::string& file, size_t line_no) {
                         "request_throughput", "output_throughput"})
     if (run.contains(k)) {
       any = true;
-      if (!run[k].is_number()) parse::fail_line(file, line_no, std::string("expected '") + k + "' to be a number");
+      if (!run[k].is_number())
+        parse::fail_line(file, line_no, std::string("expected '") + k + "' to be a number");
     }
   if (!any) parse::fail_line(file, line_no, kWant);
 }
@@ -62,7 +66,8 @@ class BenchServingImporter final : public MeasurementImporter {
       try {
         list = Json::parse(quote_non_finite(body));
       } catch (const Json::parse_error& e) {
-        throw InputError(file, "", std::string("expected a JSON list of bench_serving results: ") + e.what());
+        throw InputError(file, "",
+                         std::string("expected a JSON list of bench_serving results: ") + e.what());
       }
       for (size_t i = 0; i < list.size(); ++i) {
         if (!list[i].is_object()) throw InputError(file, "[" + std::to_string(i) + "]", kWant);
@@ -83,7 +88,8 @@ class BenchServingImporter final : public MeasurementImporter {
         out["results"].push_back(std::move(run));
       }
     }
-    if (out["results"].empty()) throw InputError(file, "", "expected at least one bench_serving result");
+    if (out["results"].empty())
+      throw InputError(file, "", "expected at least one bench_serving result");
     return out;
   }
 };

@@ -1,7 +1,7 @@
 // DeepEP / UCCL-EP test output (test_low_latency.py, test_internode.py): "a2a_phase" rows from
-// the bandwidth/time lines (no "backend": the output does not say; add it to the file's context); every other line of the test's chatter is ignored. A line that
-// starts like a known result but does not finish like one is an error (truncated or changed
-// format), not silently dropped.
+// the bandwidth/time lines (no "backend": the output does not say; add it to the file's context);
+// every other line of the test's chatter is ignored. A line that starts like a known result but
+// does not finish like one is an error (truncated or changed format), not silently dropped.
 #include "calibrate/parse_util.hpp"
 
 namespace pdsim {
@@ -27,7 +27,8 @@ struct Ctx {
 // "[rank R] Dispatch + combine bandwidth: X GB/s, avg_t=A us, min_t=B us, max_t=C us"
 void both_line(Scanner& s, double rank, const Ctx& c) {
   const std::string want =
-      "expected '[rank R] Dispatch + combine bandwidth: X GB/s, avg_t=A us, min_t=B us, max_t=C us'";
+      "expected '[rank R] Dispatch + combine bandwidth: X GB/s, avg_t=A us, min_t=B us, max_t=C "
+      "us'";
   double gbps = c.num(s, want);
   c.need(s.lit("GB/s,") && s.lit("avg_t="), want);
   double avg = c.num(s, want);
@@ -36,9 +37,13 @@ void both_line(Scanner& s, double rank, const Ctx& c) {
   c.need(s.lit("us,") && s.lit("max_t="), want);
   double mx = c.num(s, want);
   c.need(s.lit("us"), want);
-  c.results.push_back({{"phase", "dispatch+combine"}, {"rank", rank},
-                       {"GBps", gbps}, {"latency_us", avg}, {"stat", "mean"},
-                       {"min_us", mn}, {"max_us", mx}});
+  c.results.push_back({{"phase", "dispatch+combine"},
+                       {"rank", rank},
+                       {"GBps", gbps},
+                       {"latency_us", avg},
+                       {"stat", "mean"},
+                       {"min_us", mn},
+                       {"max_us", mx}});
 }
 
 // "[rank R] Dispatch bandwidth: X GB/s, avg_t=A us | Combine bandwidth: Y GB/s, avg_t=B us"
@@ -52,8 +57,8 @@ void split_line(Scanner& s, double rank, const Ctx& c) {
     c.need(s.lit("GB/s,") && s.lit("avg_t="), want);
     double avg = c.num(s, want);
     c.need(s.lit("us"), want);
-    c.results.push_back({{"phase", phase}, {"rank", rank}, {"GBps", gbps},
-                         {"latency_us", avg}, {"stat", "mean"}});
+    c.results.push_back(
+        {{"phase", phase}, {"rank", rank}, {"GBps", gbps}, {"latency_us", avg}, {"stat", "mean"}});
   }
 }
 
@@ -62,14 +67,15 @@ void send_recv_line(Scanner& s, double rank, const Ctx& c) {
   const std::string want =
       "expected '[rank R] Dispatch send/recv time: S + R us | Combine send/recv time: S + R us'";
   for (const char* phase : {"dispatch", "combine"}) {
-    if (std::string(phase) == "combine") c.need(s.lit("|") && s.lit("Combine send/recv time:"), want);
+    if (std::string(phase) == "combine")
+      c.need(s.lit("|") && s.lit("Combine send/recv time:"), want);
     double send = c.num(s, want);
     c.need(s.lit("+"), want);
     double recv = c.num(s, want);
     c.need(s.lit("us"), want);
     for (auto [part, v] : {std::pair{"send", send}, std::pair{"recv", recv}})
-      c.results.push_back({{"phase", phase}, {"part", part}, {"rank", rank},
-                           {"latency_us", v}, {"stat", "mean"}});
+      c.results.push_back(
+          {{"phase", phase}, {"part", part}, {"rank", rank}, {"latency_us", v}, {"stat", "mean"}});
   }
 }
 
@@ -132,12 +138,17 @@ class DeepepImporter final : public MeasurementImporter {
       if (!s.lit("[rank")) continue;
       auto rank = s.number();
       if (!rank || !s.lit("]")) continue;
-      if (s.lit("Dispatch + combine bandwidth:")) both_line(s, *rank, c);
-      else if (s.lit("Dispatch bandwidth:")) split_line(s, *rank, c);
-      else if (s.lit("Dispatch send/recv time:")) send_recv_line(s, *rank, c);
+      if (s.lit("Dispatch + combine bandwidth:"))
+        both_line(s, *rank, c);
+      else if (s.lit("Dispatch bandwidth:"))
+        split_line(s, *rank, c);
+      else if (s.lit("Dispatch send/recv time:"))
+        send_recv_line(s, *rank, c);
     }
     if (out["results"].empty())
-      throw InputError(file, "", "expected DeepEP/UCCL-EP result lines ('[rank R] Dispatch ...' or '[tuning] Best ...')");
+      throw InputError(
+          file, "",
+          "expected DeepEP/UCCL-EP result lines ('[rank R] Dispatch ...' or '[tuning] Best ...')");
     return out;
   }
 };

@@ -14,9 +14,10 @@ class FabtestsImporter final : public MeasurementImporter {
     using namespace parse;
     Json out = envelope("pingpong", tool_, file);
     const size_t cols = sent_ack_ ? 8 : 7;
-    const std::string want = sent_ack_
-        ? "expected an fi_pingpong row: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec"
-        : "expected an fi_rdm_pingpong row: bytes iters total time MB/sec usec/xfer Mxfers/sec";
+    const std::string want =
+        sent_ack_
+            ? "expected an fi_pingpong row: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec"
+            : "expected an fi_rdm_pingpong row: bytes iters total time MB/sec usec/xfer Mxfers/sec";
     bool in_table = false;
     const auto lines = lines_of(text);
     for (size_t i = 0; i < lines.size(); ++i) {
@@ -27,7 +28,8 @@ class FabtestsImporter final : public MeasurementImporter {
         continue;
       }
       if (!in_table || line.empty()) continue;
-      if (t.size() != cols) fail_line(file, i + 1, want + ", got " + std::to_string(t.size()) + " columns");
+      if (t.size() != cols)
+        fail_line(file, i + 1, want + ", got " + std::to_string(t.size()) + " columns");
       size_t k = sent_ack_ ? 1 : 0;  // column shift after "bytes"
       auto bytes = to_size(t[0]), iters = to_size(t[1]), total = to_size(t[2 + k]);
       std::string_view time_tok = t[3 + k];
@@ -37,10 +39,14 @@ class FabtestsImporter final : public MeasurementImporter {
       if (!bytes || !iters || !total || !time_s || !mbps || !usec || !mxfers || *usec <= 0)
         fail_line(file, i + 1, want + " (sizes may end in k/m/g, time in s)");
       if (sent_ack_ && !to_size(t[2])) fail_line(file, i + 1, want);
-      out["results"].push_back({{"bytes", *bytes},         {"iterations", *iters},
-                                {"total_bytes", *total},   {"time_s", *time_s},
-                                {"MBps", *mbps},           {"latency_us", *usec},
-                                {"stat", "mean"},          {"mxfers_per_s", *mxfers}});
+      out["results"].push_back({{"bytes", *bytes},
+                                {"iterations", *iters},
+                                {"total_bytes", *total},
+                                {"time_s", *time_s},
+                                {"MBps", *mbps},
+                                {"latency_us", *usec},
+                                {"stat", "mean"},
+                                {"mxfers_per_s", *mxfers}});
     }
     if (out["results"].empty())
       throw InputError(file, "", "expected a '" + tool_ + "' table: a 'bytes ...' header and rows");

@@ -40,8 +40,9 @@ class NcclTestsImporter final : public MeasurementImporter {
       const char* want =
           "expected a nccl-tests data row: size count type redop root | time algbw busbw #wrong "
           "(out-of-place) | time algbw busbw #wrong (in-place)";
-      if (t.size() != 13) fail_line(file, i + 1, std::string(want) + ", got " +
-                                                     std::to_string(t.size()) + " columns");
+      if (t.size() != 13)
+        fail_line(file, i + 1,
+                  std::string(want) + ", got " + std::to_string(t.size()) + " columns");
       auto bytes = to_number(t[0]), count = to_number(t[1]), root = to_number(t[4]);
       if (!bytes || *bytes < 0 || !count || !root) fail_line(file, i + 1, want);
       for (int place = 0; place < 2; ++place) {
@@ -50,10 +51,16 @@ class NcclTestsImporter final : public MeasurementImporter {
         auto time = to_number(t[c]), alg = to_number(t[c + 1]), bus = to_number(t[c + 2]);
         auto wrong = to_number(t[c + 3]);
         if (!time || !alg || !bus || (!wrong && t[c + 3] != "N/A")) fail_line(file, i + 1, want);
-        Json row = {{"op", op},         {"bytes", *bytes},     {"count", *count},
-                    {"type", t[2]},     {"redop", t[3]},       {"root", *root},
+        Json row = {{"op", op},
+                    {"bytes", *bytes},
+                    {"count", *count},
+                    {"type", t[2]},
+                    {"redop", t[3]},
+                    {"root", *root},
                     {"placement", place == 0 ? "out-of-place" : "in-place"},
-                    {"time_us", *time}, {"algbw_GBps", *alg},  {"busbw_GBps", *bus}};
+                    {"time_us", *time},
+                    {"algbw_GBps", *alg},
+                    {"busbw_GBps", *bus}};
         if (wrong) row["wrong"] = *wrong;
         out["results"].push_back(row);
       }

@@ -19,7 +19,8 @@ class PerftestImporter final : public MeasurementImporter {
     for (size_t i = 0; i < lines.size(); ++i) {
       std::string_view line = trim(lines[i]);
       if (starts_with(line, "#bytes")) {
-        if (line.find("t_min") != std::string_view::npos || line.find("t_avg") != std::string_view::npos) {
+        if (line.find("t_min") != std::string_view::npos ||
+            line.find("t_avg") != std::string_view::npos) {
           table = kLat;
           out = envelope("pingpong", "perftest", file);
         } else if (line.find("BW average") != std::string_view::npos) {
@@ -27,7 +28,8 @@ class PerftestImporter final : public MeasurementImporter {
           out = envelope("bandwidth", "perftest", file);
           if (line.find("[Gb/sec]") != std::string_view::npos) bw_unit_GBps = 1.0 / 8.0;
         } else {
-          fail_line(file, i + 1, "expected a perftest latency (t_min ...) or bandwidth (BW average ...) header");
+          fail_line(file, i + 1,
+                    "expected a perftest latency (t_min ...) or bandwidth (BW average ...) header");
         }
         continue;
       }

@@ -25,10 +25,15 @@ class PplxImporter final : public MeasurementImporter {
           continue;
         }
         JsonNode st = p.at(part);
-        Json row = {{"phase", phase}, {"part", part}, {"stat", "median"},
+        Json row = {{"phase", phase},
+                    {"part", part},
+                    {"stat", "median"},
                     {"latency_us", st.at("p50").non_negative()}};
-        for (const char* k : {"mean", "stddev", "min", "p01", "p25", "p50", "p75", "p95", "p99", "max"})
-          if (st.has(k)) row[std::string(k == std::string("stddev") ? "std" : k) + "_us"] = st.at(k).non_negative();
+        for (const char* k :
+             {"mean", "stddev", "min", "p01", "p25", "p50", "p75", "p95", "p99", "max"})
+          if (st.has(k))
+            row[std::string(k == std::string("stddev") ? "std" : k) + "_us"] =
+                st.at(k).non_negative();
         out["results"].push_back(row);
       }
     }

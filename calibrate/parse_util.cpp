@@ -23,7 +23,9 @@ std::vector<std::string_view> lines_of(std::string_view text) {
   return out;
 }
 
-static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static bool blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::vector<std::string_view> tokens_of(std::string_view line) {
   std::vector<std::string_view> out;
@@ -62,10 +64,17 @@ std::optional<double> to_size(std::string_view token) {
   if (token.empty()) return std::nullopt;
   double mult = 1;
   switch (std::tolower(static_cast<unsigned char>(token.back()))) {
-    case 'k': mult = 1024.0; break;
-    case 'm': mult = 1024.0 * 1024; break;
-    case 'g': mult = 1024.0 * 1024 * 1024; break;
-    default: break;
+    case 'k':
+      mult = 1024.0;
+      break;
+    case 'm':
+      mult = 1024.0 * 1024;
+      break;
+    case 'g':
+      mult = 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
   }
   if (mult != 1) token.remove_suffix(1);
   auto v = to_number(token);
@@ -81,7 +90,9 @@ Json envelope(const std::string& probe, const std::string& tool, const std::stri
   return {{"schema", kMeasurementSchema},
           {"probe", probe},
           {"provenance",
-           {{"kind", "measured"}, {"source", file}, {"tool", tool},
+           {{"kind", "measured"},
+            {"source", file},
+            {"tool", tool},
             {"note", "imported with pdsim calibrate import"}}},
           {"context", Json::object()},
           {"parameters", Json::object()},

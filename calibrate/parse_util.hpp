@@ -32,10 +32,10 @@ class Scanner {
  public:
   explicit Scanner(std::string_view s) : s_(s) {}
   bool lit(std::string_view word);
-  std::optional<double> number();        // skips blanks first
-  std::optional<std::string> word();     // run of non-blank chars except ',' ':' '(' ')'
-  bool at_end();                         // only blanks left
-  bool find(std::string_view word);      // advance past the next occurrence of word
+  std::optional<double> number();     // skips blanks first
+  std::optional<std::string> word();  // run of non-blank chars except ',' ':' '(' ')'
+  bool at_end();                      // only blanks left
+  bool find(std::string_view word);   // advance past the next occurrence of word
  private:
   void skip_blanks();
   std::string_view s_;

@@ -8,8 +8,8 @@
 #include "sim/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const auto importer = pdsim::MeasurementImporterRegistry::instance().create(
-      PDSIM_FUZZ_FORMAT, "fuzz", "format");
+  static const auto importer =
+      pdsim::MeasurementImporterRegistry::instance().create(PDSIM_FUZZ_FORMAT, "fuzz", "format");
   std::string text(reinterpret_cast<const char*>(data), size);
   try {
     importer->parse(text, "fuzz-input");

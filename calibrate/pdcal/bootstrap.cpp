@@ -21,11 +21,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 Clock::time_point deadline_in(double s) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
 int ms_left(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left < 0 ? 0 : static_cast<int>(left);
 }
 
@@ -140,7 +142,8 @@ Bootstrap Bootstrap::listen(const Endpoint& at, int nranks, double timeout_s,
       wait_fd(lfd, POLLIN, deadline,
               "bootstrap: waiting for " + std::to_string(nranks - r) + " peer(s) to connect");
       int fd = accept(lfd, nullptr, nullptr);
-      if (fd < 0) throw ProbeError(std::string("bootstrap: accept failed: ") + std::strerror(errno));
+      if (fd < 0)
+        throw ProbeError(std::string("bootstrap: accept failed: ") + std::strerror(errno));
       set_nodelay(fd);
       b.fds_.push_back(fd);
       int32_t hello[2] = {r, nranks};
@@ -192,9 +195,8 @@ std::vector<std::string> Bootstrap::allgather(const std::string& blob, double ti
   if (rank_ == 0) {
     all[0] = blob;
     for (int r = 1; r < nranks_; ++r)
-      all[static_cast<size_t>(r)] =
-          recv_frame(fds_[static_cast<size_t>(r - 1)], deadline,
-                     "bootstrap: waiting for rank " + std::to_string(r));
+      all[static_cast<size_t>(r)] = recv_frame(fds_[static_cast<size_t>(r - 1)], deadline,
+                                               "bootstrap: waiting for rank " + std::to_string(r));
     for (int fd : fds_)
       for (const auto& s : all) send_frame(fd, s, deadline, "bootstrap: sending to a peer");
   } else {

@@ -19,11 +19,13 @@ namespace {
 
 void check(ssize_t rc, const char* call) {
   if (rc != 0)
-    throw ProbeError(std::string("libfabric ") + call + " failed: " +
-                     fi_strerror(static_cast<int>(rc < 0 ? -rc : rc)));
+    throw ProbeError(std::string("libfabric ") + call +
+                     " failed: " + fi_strerror(static_cast<int>(rc < 0 ? -rc : rc)));
 }
 
-void put_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put_u64(std::string& s, uint64_t v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 uint64_t get_u64(const std::string& s, size_t& pos) {
   if (pos + 8 > s.size()) throw ProbeError("bootstrap: truncated address blob from a peer");
   uint64_t v = 0;
@@ -163,10 +165,9 @@ class FabricTransport final : public Transport {
     for (const auto& ep : eps_) domains.push_back(ep.info->domain_attr->name);
     uint32_t v = fi_version();
     return {{"api", "libfabric"},
-            {"libfabric_version",
-             std::to_string(FI_MAJOR(v)) + "." + std::to_string(FI_MINOR(v))},
-            {"libfabric_compiled_version", std::to_string(FI_MAJOR_VERSION) + "." +
-                                               std::to_string(FI_MINOR_VERSION)},
+            {"libfabric_version", std::to_string(FI_MAJOR(v)) + "." + std::to_string(FI_MINOR(v))},
+            {"libfabric_compiled_version",
+             std::to_string(FI_MAJOR_VERSION) + "." + std::to_string(FI_MINOR_VERSION)},
             {"provider", i->fabric_attr->prov_name},
             {"fabric", i->fabric_attr->name},
             {"device", domains},
@@ -200,8 +201,8 @@ class FabricTransport final : public Transport {
       hints->caps = FI_TAGGED | FI_RMA;
       hints->ep_attr->type = FI_EP_RDM;
       hints->mode = FI_CONTEXT | FI_CONTEXT2;
-      hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED |
-                                    FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+      hints->domain_attr->mr_mode =
+          FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
       hints->domain_attr->threading = FI_THREAD_DOMAIN;
       hints->fabric_attr->prov_name = strdup(opt_.provider.c_str());
       if (attempt == 0)

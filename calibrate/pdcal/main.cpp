@@ -41,8 +41,7 @@ void add_common(CLI::App& app, Args& a) {
   app.add_option("--device", a.verbs.device, "verbs: device name (default: first)");
   app.add_option("--ib-port", a.verbs.port, "verbs: port number");
   app.add_option("--gid-index", a.verbs.gid_index, "verbs: GID index for RoCE (-1: LID, IB)");
-  app.add_option("--qp", a.verbs.qp, "verbs: rc or srd (EFA)")
-      ->check(CLI::IsMember({"rc", "srd"}));
+  app.add_option("--qp", a.verbs.qp, "verbs: rc or srd (EFA)")->check(CLI::IsMember({"rc", "srd"}));
   auto* l = app.add_option("--listen", a.listen, "HOST:PORT: be rank 0 and wait for peers");
   auto* c = app.add_option("--connect", a.connect, "HOST:PORT of rank 0");
   l->excludes(c);
@@ -64,17 +63,19 @@ void add_sweep(CLI::App& app, Args& a) {
   app.add_option("--max-bytes", a.sweep.max_bytes, "largest message")
       ->transform(CLI::AsSizeValue(false));
   app.add_option("--factor", a.sweep.factor, "size step (log sweep)")->check(CLI::Range(1.01, 1e6));
-  app.add_option("--iters", a.sweep.iters, "most timed iterations per size")->check(CLI::PositiveNumber);
+  app.add_option("--iters", a.sweep.iters, "most timed iterations per size")
+      ->check(CLI::PositiveNumber);
   app.add_option("--min-iters", a.sweep.min_iters, "fewest timed iterations per size")
       ->check(CLI::PositiveNumber);
   app.add_option("--budget-bytes", a.sweep.budget_bytes, "bytes per size: iterations ≈ budget/size")
       ->transform(CLI::AsSizeValue(false));
-  app.add_option("--warmup", a.sweep.warmup, "untimed iterations per size")->check(CLI::NonNegativeNumber);
+  app.add_option("--warmup", a.sweep.warmup, "untimed iterations per size")
+      ->check(CLI::NonNegativeNumber);
 }
 
 nlohmann::json sweep_json(const pdcal::SweepOptions& s) {
-  return {{"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes},       {"factor", s.factor},
-          {"iters", s.iters},         {"min_iters", s.min_iters},       {"budget_bytes", s.budget_bytes},
+  return {{"min_bytes", s.min_bytes}, {"max_bytes", s.max_bytes}, {"factor", s.factor},
+          {"iters", s.iters},         {"min_iters", s.min_iters}, {"budget_bytes", s.budget_bytes},
           {"warmup", s.warmup},       {"timeout_s", s.timeout_s}};
 }
 
@@ -113,10 +114,11 @@ int run_probe(const std::string& probe, Args& a) {
       a.verbs.endpoints = a.fabric.endpoints;
       pdcal::verbs_check_device(a.verbs);
     }
-    auto boot = a.listen.empty()
-                    ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect), a.bootstrap_timeout_s)
-                    : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), a.ranks,
-                                               a.bootstrap_timeout_s, a.port_file);
+    auto boot =
+        a.listen.empty()
+            ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect), a.bootstrap_timeout_s)
+            : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), a.ranks,
+                                       a.bootstrap_timeout_s, a.port_file);
     doc.parameters["ranks"] = boot.nranks();
     auto all = boot.allgather(doc.parameters.dump(), a.bootstrap_timeout_s);
     for (size_t r = 0; r < all.size(); ++r)
@@ -124,13 +126,13 @@ int run_probe(const std::string& probe, Args& a) {
         throw pdcal::ProbeError("rank " + std::to_string(r) + " was started with parameters " +
                                 all[r] + " but rank 0 with " + all[0]);
     int n = boot.nranks();
-    size_t bytes = probe == "pingpong"    ? pdcal::pingpong_buffer_bytes(a.sweep, n)
-                   : probe == "bandwidth" ? pdcal::bandwidth_buffer_bytes(a.sweep, n)
-                   : probe == "scatter"
-                       ? pdcal::scatter_buffer_bytes(a.sweep.max_bytes, a.msgs_per_peer, n)
-                       : pdcal::scatter_buffer_bytes(
-                             std::max(a.loop.dispatch_bytes, a.loop.combine_bytes),
-                             a.loop.msgs_per_peer, n);
+    size_t bytes =
+        probe == "pingpong"    ? pdcal::pingpong_buffer_bytes(a.sweep, n)
+        : probe == "bandwidth" ? pdcal::bandwidth_buffer_bytes(a.sweep, n)
+        : probe == "scatter"
+            ? pdcal::scatter_buffer_bytes(a.sweep.max_bytes, a.msgs_per_peer, n)
+            : pdcal::scatter_buffer_bytes(std::max(a.loop.dispatch_bytes, a.loop.combine_bytes),
+                                          a.loop.msgs_per_peer, n);
     std::unique_ptr<pdcal::Transport> t;
     if (a.api == "fabric") {
       a.fabric.buffer_bytes = bytes;
@@ -147,10 +149,13 @@ int run_probe(const std::string& probe, Args& a) {
     doc.context["rank"] = t->rank();
     doc.context["ranks"] = n;
     if (probe == "bandwidth") doc.context["role"] = t->rank() == 0 ? "writer" : "target";
-    doc.context["memcpy_GBps"] = pdcal::measure_memcpy_GBps(std::min<size_t>(bytes, size_t{64} << 20));
+    doc.context["memcpy_GBps"] =
+        pdcal::measure_memcpy_GBps(std::min<size_t>(bytes, size_t{64} << 20));
     boot.barrier(a.bootstrap_timeout_s);
     // Checkpoint after every row: even a rank that is killed leaves what it measured.
-    auto on_row = [&] { doc.write(a.output, "in progress (or killed): the probe had not finished"); };
+    auto on_row = [&] {
+      doc.write(a.output, "in progress (or killed): the probe had not finished");
+    };
     if (probe == "pingpong") pdcal::run_pingpong(*t, a.sweep, doc.results, on_row);
     if (probe == "bandwidth") pdcal::run_bandwidth(*t, a.sweep, a.window, doc.results, on_row);
     if (probe == "scatter") pdcal::run_scatter(*t, a.sweep, a.msgs_per_peer, doc.results, on_row);
@@ -179,7 +184,8 @@ int main(int argc, char** argv) {
   Args a;
   auto* pp = app.add_subcommand("pingpong", "one-way latency by message size (ranks 0 and 1)");
   auto* bw = app.add_subcommand("bandwidth", "one-sided write bandwidth and message rate, 0 -> 1");
-  auto* sc = app.add_subcommand("scatter", "every rank writes k messages to every peer, waits for all");
+  auto* sc =
+      app.add_subcommand("scatter", "every rank writes k messages to every peer, waits for all");
   auto* lp = app.add_subcommand("a2a-loop", "dispatch/combine exchanges, `layers` per forward");
   for (auto* s : {pp, bw, sc, lp}) add_common(*s, a);
   for (auto* s : {pp, bw, sc}) add_sweep(*s, a);

@@ -34,8 +34,9 @@ nlohmann::json MeasurementDoc::to_json(const std::string& error) const {
                          {"measured_at", iso_time_utc_now()},
                          {"host", host_name()}};
   if (!error.empty()) prov["note"] = "partial: the probe ended early: " + error;
-  return {{"schema", kMeasurementSchema}, {"probe", probe},      {"provenance", prov},
-          {"context", ctx},               {"parameters", parameters}, {"results", results}};
+  return {{"schema", kMeasurementSchema}, {"probe", probe},
+          {"provenance", prov},           {"context", ctx},
+          {"parameters", parameters},     {"results", results}};
 }
 
 void MeasurementDoc::write(const std::string& path, const std::string& error) const {

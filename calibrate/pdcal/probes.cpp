@@ -10,10 +10,14 @@ namespace pdsim::pdcal {
 namespace {
 
 enum Kind : uint32_t { kPing = 1, kGo = 2, kFin = 3, kAck = 4, kDone = 5 };
-uint32_t tag(Kind k, uint64_t seq) { return (k << 28) | static_cast<uint32_t>(seq & 0x0fffffff); }
+uint32_t tag(Kind k, uint64_t seq) {
+  return (k << 28) | static_cast<uint32_t>(seq & 0x0fffffff);
+}
 
 constexpr size_t kCtrlBytes = 8, kCtrlSlot = 64;
-size_t ctrl_bytes(int nranks) { return kCtrlSlot * 2 * static_cast<size_t>(nranks); }
+size_t ctrl_bytes(int nranks) {
+  return kCtrlSlot * 2 * static_cast<size_t>(nranks);
+}
 size_t send_slot(size_t data_bytes, int peer) {
   return data_bytes + kCtrlSlot * static_cast<size_t>(peer);
 }
@@ -27,9 +31,9 @@ double us_since(Clock::time_point t0) {
 
 nlohmann::json quantiles_us(const std::vector<double>& samples_us, bool keep) {
   Distribution d = describe(samples_us);
-  nlohmann::json j = {{"latency_us", d.median}, {"stat", "median"},   {"mean_us", d.mean},
-                      {"std_us", d.std},        {"min_us", d.min},     {"p50_us", d.median},
-                      {"p90_us", d.p90},        {"p99_us", d.p99},     {"max_us", d.max},
+  nlohmann::json j = {{"latency_us", d.median}, {"stat", "median"}, {"mean_us", d.mean},
+                      {"std_us", d.std},        {"min_us", d.min},  {"p50_us", d.median},
+                      {"p90_us", d.p90},        {"p99_us", d.p99},  {"max_us", d.max},
                       {"iterations", d.count}};
   if (keep) j["samples_us"] = samples_us;
   return j;
@@ -45,8 +49,9 @@ double exchange(Transport& t, size_t bytes, int k, size_t data_bytes, uint64_t s
   std::vector<Op> done_recv(static_cast<size_t>(n)), done_send(static_cast<size_t>(n));
   ops.assign(static_cast<size_t>((n - 1) * k), Op{});
   for (int p = 0; p < n; ++p)
-    if (p != me) t.post_recv(p, tag(kDone, seq), recv_slot(data_bytes, n, p), kCtrlBytes,
-                             done_recv[static_cast<size_t>(p)]);
+    if (p != me)
+      t.post_recv(p, tag(kDone, seq), recv_slot(data_bytes, n, p), kCtrlBytes,
+                  done_recv[static_cast<size_t>(p)]);
   auto t0 = Clock::now();
   size_t w = 0;
   for (int d = 1; d < n; ++d) {  // start with the next rank so that peers' targets are spread
@@ -54,13 +59,13 @@ double exchange(Transport& t, size_t bytes, int k, size_t data_bytes, uint64_t s
     for (int i = 0; i < k; ++i, ++w)
       t.post_write(p, static_cast<int>(w % static_cast<size_t>(t.endpoints())),
                    src + bytes * static_cast<size_t>(i),
-                   slot * static_cast<size_t>(me) + bytes * static_cast<size_t>(i),
-                   bytes, ops[w]);
+                   slot * static_cast<size_t>(me) + bytes * static_cast<size_t>(i), bytes, ops[w]);
   }
   t.wait_all(ops, timeout_s, "waiting for scatter writes to complete");
   for (int p = 0; p < n; ++p)
-    if (p != me) t.post_send(p, tag(kDone, seq), send_slot(data_bytes, p), kCtrlBytes,
-                             done_send[static_cast<size_t>(p)]);
+    if (p != me)
+      t.post_send(p, tag(kDone, seq), send_slot(data_bytes, p), kCtrlBytes,
+                  done_send[static_cast<size_t>(p)]);
   std::vector<Op*> wait;
   for (int p = 0; p < n; ++p)
     if (p != me) {
@@ -70,7 +75,6 @@ double exchange(Transport& t, size_t bytes, int k, size_t data_bytes, uint64_t s
   t.wait_ptrs(wait, timeout_s, "waiting for peers to finish their scatter writes");
   return us_since(t0);
 }
-
 
 // Data region of the scatter/a2a probes: one slot of k·max_msg per rank (where that rank writes)
 // plus the local source slot.
@@ -94,7 +98,8 @@ std::vector<size_t> sweep_sizes(const SweepOptions& o) {
 
 int iterations_for(const SweepOptions& o, size_t bytes) {
   double n = o.budget_bytes / static_cast<double>(std::max<size_t>(bytes, 1));
-  return static_cast<int>(std::clamp(n, static_cast<double>(o.min_iters), static_cast<double>(o.iters)));
+  return static_cast<int>(
+      std::clamp(n, static_cast<double>(o.min_iters), static_cast<double>(o.iters)));
 }
 
 size_t pingpong_buffer_bytes(const SweepOptions& o, int nranks) {
@@ -132,9 +137,11 @@ void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results,
         Op& cur = r[static_cast<size_t>(i % 2)];
         t.wait(cur, o.timeout_s, "waiting for the ping of " + std::to_string(bytes) + " B");
         auto now = Clock::now();
-        if (i > o.warmup) rtt_us.push_back(std::chrono::duration<double, std::micro>(now - prev).count());
+        if (i > o.warmup)
+          rtt_us.push_back(std::chrono::duration<double, std::micro>(now - prev).count());
         prev = now;
-        if (i + 1 < n) t.post_recv(0, tag(kPing, seq + 1), recv_off, bytes, r[static_cast<size_t>((i + 1) % 2)]);
+        if (i + 1 < n)
+          t.post_recv(0, tag(kPing, seq + 1), recv_off, bytes, r[static_cast<size_t>((i + 1) % 2)]);
         Op s;
         t.post_send(0, tag(kPing, seq), 0, bytes, s);
         t.wait(s, o.timeout_s, "sending the pong of " + std::to_string(bytes) + " B");
@@ -152,7 +159,7 @@ void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results,
 }
 
 void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results,
-                  const RowCallback& on_row) {
+                   const RowCallback& on_row) {
   const size_t data = o.max_bytes;
   const int n = t.nranks();
   uint64_t seq = 0;
@@ -168,7 +175,8 @@ void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::js
       auto t0 = Clock::now();
       for (int i = 0; i < writes; ++i) {
         Op& op = ops[static_cast<size_t>(i) % ops.size()];
-        if (i >= static_cast<int>(ops.size())) t.wait(op, o.timeout_s, "waiting for a write" + what);
+        if (i >= static_cast<int>(ops.size()))
+          t.wait(op, o.timeout_s, "waiting for a write" + what);
         t.post_write(1, i % t.endpoints(), 0, 0, bytes, op);
       }
       t.wait_all(ops, o.timeout_s, "waiting for the last writes" + what);
@@ -203,13 +211,14 @@ void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::js
 }
 
 void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results,
-                  const RowCallback& on_row) {
+                 const RowCallback& on_row) {
   const int n = t.nranks();
   const size_t data = scatter_data_bytes(o.max_bytes, msgs_per_peer, n);
   uint64_t seq = 0;
   std::vector<Op> ops;
   for (size_t bytes : sweep_sizes(o)) {
-    const int iters = o.warmup + iterations_for(o, bytes * static_cast<size_t>(msgs_per_peer * (n - 1)));
+    const int iters =
+        o.warmup + iterations_for(o, bytes * static_cast<size_t>(msgs_per_peer * (n - 1)));
     std::vector<double> us;
     for (int i = 0; i < iters; ++i, ++seq) {
       double x = exchange(t, bytes, msgs_per_peer, data, seq, o.timeout_s, ops);
@@ -218,7 +227,8 @@ void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohman
     nlohmann::json row = {{"bytes", bytes}, {"msgs_per_peer", msgs_per_peer}, {"peers", n - 1}};
     row.update(quantiles_us(us, o.keep_samples));
     // Bytes this rank sent per exchange over the median exchange time.
-    row["GBps"] = static_cast<double>(bytes) * msgs_per_peer * (n - 1) / (row["p50_us"].get<double>() * 1e3);
+    row["GBps"] =
+        static_cast<double>(bytes) * msgs_per_peer * (n - 1) / (row["p50_us"].get<double>() * 1e3);
     results.push_back(row);
     on_row();
   }
@@ -227,7 +237,8 @@ void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohman
 void run_a2a_loop(Transport& t, const A2aLoopOptions& o, nlohmann::json& results,
                   const RowCallback& on_row) {
   const int n = t.nranks();
-  const size_t data = scatter_data_bytes(std::max(o.dispatch_bytes, o.combine_bytes), o.msgs_per_peer, n);
+  const size_t data =
+      scatter_data_bytes(std::max(o.dispatch_bytes, o.combine_bytes), o.msgs_per_peer, n);
   std::vector<double> dispatch_us, combine_us, forward_us;
   std::vector<Op> ops;
   uint64_t seq = 0;

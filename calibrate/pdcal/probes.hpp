@@ -17,9 +17,9 @@ using RowCallback = std::function<void()>;
 
 struct SweepOptions {
   size_t min_bytes = 1, max_bytes = size_t{64} << 20;
-  double factor = 2;          // message sizes min, min·f, min·f², ... ≤ max (max always included)
-  int iters = 1000;           // upper bound on timed iterations per size
-  int min_iters = 10;         // lower bound, even for the largest sizes
+  double factor = 2;   // message sizes min, min·f, min·f², ... ≤ max (max always included)
+  int iters = 1000;    // upper bound on timed iterations per size
+  int min_iters = 10;  // lower bound, even for the largest sizes
   double budget_bytes = 1e9;  // per size, iterations ≈ budget / size within [min, max]
   int warmup = 10;
   double timeout_s = 10;
@@ -41,12 +41,12 @@ void run_pingpong(Transport& t, const SweepOptions& o, nlohmann::json& results,
 // Rank 0 writes to rank 1 with `window` writes in flight, round-robin over the endpoints;
 // time from the target's "go" to its acknowledgement of "fin" (sent after all writes complete).
 void run_bandwidth(Transport& t, const SweepOptions& o, int window, nlohmann::json& results,
-                  const RowCallback& on_row);
+                   const RowCallback& on_row);
 
 // Every rank writes `msgs_per_peer` messages of each size to every peer, then tells each peer
 // it is done and waits for all peers' "done" — one all-to-all exchange per iteration.
 void run_scatter(Transport& t, const SweepOptions& o, int msgs_per_peer, nlohmann::json& results,
-                  const RowCallback& on_row);
+                 const RowCallback& on_row);
 
 struct A2aLoopOptions {
   size_t dispatch_bytes = 7168, combine_bytes = 14336;  // per message

@@ -35,8 +35,8 @@ class Transport {
   // One-sided write of `bytes` from local offset to the peer's buffer at remote offset, over
   // endpoint `ep` (0..endpoints()-1). Completion means it is visible at the target
   // (delivery-complete, or writes ordered before the next message; see describe()).
-  virtual void post_write(int peer, int ep, size_t local_offset, size_t remote_offset,
-                          size_t bytes, Op& op) = 0;
+  virtual void post_write(int peer, int ep, size_t local_offset, size_t remote_offset, size_t bytes,
+                          Op& op) = 0;
   // Polls completions once; marks finished ops done. Throws ProbeError on a fabric error.
   virtual void progress() = 0;
   // Provider, device, library version, completion semantics ... for the output's "context".

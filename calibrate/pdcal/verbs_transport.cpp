@@ -26,7 +26,9 @@ std::unique_ptr<Transport> make_verbs_transport(const VerbsOptions& opt, Bootstr
 
 namespace {
 
-void put(std::string& s, const void* p, size_t n) { s.append(static_cast<const char*>(p), n); }
+void put(std::string& s, const void* p, size_t n) {
+  s.append(static_cast<const char*>(p), n);
+}
 template <class T>
 T get(const std::string& s, size_t& pos) {
   if (pos + sizeof(T) > s.size()) throw ProbeError("bootstrap: truncated verbs address blob");
@@ -64,7 +66,8 @@ class VerbsTransport final : public Transport {
     if (ibv_query_port(ctx_, static_cast<uint8_t>(opt.port), &port_))
       throw ProbeError("verbs: cannot query port " + std::to_string(opt.port));
     ibv_gid gid{};
-    if (opt.gid_index >= 0 && ibv_query_gid(ctx_, static_cast<uint8_t>(opt.port), opt.gid_index, &gid))
+    if (opt.gid_index >= 0 &&
+        ibv_query_gid(ctx_, static_cast<uint8_t>(opt.port), opt.gid_index, &gid))
       throw ProbeError("verbs: cannot read GID index " + std::to_string(opt.gid_index));
     const auto E = static_cast<size_t>(opt.endpoints), R = static_cast<size_t>(nranks_);
     qps_.assign(E * R, nullptr);
@@ -164,8 +167,12 @@ class VerbsTransport final : public Transport {
   }
 
   nlohmann::json describe() const override {
-    return {{"api", "libibverbs"}, {"provider", "verbs-rc"}, {"device", dev_name_},
-            {"port", opt_.port},   {"gid_index", opt_.gid_index}, {"endpoints", opt_.endpoints},
+    return {{"api", "libibverbs"},
+            {"provider", "verbs-rc"},
+            {"device", dev_name_},
+            {"port", opt_.port},
+            {"gid_index", opt_.gid_index},
+            {"endpoints", opt_.endpoints},
             {"active_mtu_bytes", 128 << static_cast<int>(port_.active_mtu)},
             {"completion", "RC write acknowledged"}};
   }
@@ -228,8 +235,9 @@ class VerbsTransport final : public Transport {
       m.ah_attr.grh.sgid_index = static_cast<uint8_t>(opt_.gid_index);
       m.ah_attr.grh.hop_limit = 64;
     }
-    if (ibv_modify_qp(q, &m, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                                 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+    if (ibv_modify_qp(q, &m,
+                      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                          IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
       throw ProbeError("verbs: QP to RTR failed (wrong --gid-index for RoCE?)");
     m = {};
     m.qp_state = IBV_QPS_RTS;
@@ -238,8 +246,9 @@ class VerbsTransport final : public Transport {
     m.rnr_retry = 7;
     m.sq_psn = q->qp_num & 0xffffff;
     m.max_rd_atomic = 1;
-    if (ibv_modify_qp(q, &m, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                                 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+    if (ibv_modify_qp(q, &m,
+                      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
       throw ProbeError("verbs: QP to RTS failed");
   }
 

@@ -12,7 +12,7 @@
 namespace pdsim::pdcal {
 
 struct VerbsOptions {
-  std::string device;     // ibv device name; empty: the first one
+  std::string device;  // ibv device name; empty: the first one
   int port = 1;
   int gid_index = -1;     // RoCE: GID table index (-1: use LID, InfiniBand)
   std::string qp = "rc";  // "rc" or "srd"

@@ -11,7 +11,9 @@
 namespace pdsim {
 namespace {
 
-std::string sample(const std::string& name) { return data_root() + "/tests/data/formats/" + name; }
+std::string sample(const std::string& name) {
+  return data_root() + "/tests/data/formats/" + name;
+}
 
 Json import(const std::string& format, const std::string& name) {
   auto imp = MeasurementImporterRegistry::instance().create(format, "test", "format");
@@ -82,8 +84,8 @@ TEST(ParseFormats, FabtestsPingpong) {
   Json m = import("fi_pingpong", "fi_pingpong.txt");
   expect_envelope(m, "pingpong");
   ASSERT_EQ(m["results"].size(), 2u);
-  EXPECT_EQ(m["results"][1]["bytes"], 4096.0);        // "4k"
-  EXPECT_EQ(m["results"][1]["iterations"], 1024.0);   // "1k"
+  EXPECT_EQ(m["results"][1]["bytes"], 4096.0);       // "4k"
+  EXPECT_EQ(m["results"][1]["iterations"], 1024.0);  // "1k"
   EXPECT_DOUBLE_EQ(m["results"][1]["latency_us"], 68.16);
   EXPECT_DOUBLE_EQ(m["results"][1]["time_s"], 0.14);
   expect_error("fi_pingpong", "fi_pingpong_malformed.txt", "line 2");
@@ -137,11 +139,11 @@ TEST(ParseFormats, BenchServingKeepsEveryKey) {
   expect_envelope(m, "bench_serving");
   ASSERT_EQ(m["results"].size(), 2u);
   const Json& r = m["results"][0];
-  for (const char* k : {"tag", "backend", "dataset_name", "request_rate", "max_concurrency",
-                        "random_range_ratio", "server_info", "duration", "completed",
-                        "total_output_tokens_retokenized", "p90_e2e_latency_ms", "std_ttft_ms",
-                        "p95_itl_ms", "concurrency", "accept_length", "max_output_tokens_per_s",
-                        "max_concurrent_requests", "max_itl_ms"})
+  for (const char* k :
+       {"tag", "backend", "dataset_name", "request_rate", "max_concurrency", "random_range_ratio",
+        "server_info", "duration", "completed", "total_output_tokens_retokenized",
+        "p90_e2e_latency_ms", "std_ttft_ms", "p95_itl_ms", "concurrency", "accept_length",
+        "max_output_tokens_per_s", "max_concurrent_requests", "max_itl_ms"})
     EXPECT_TRUE(r.contains(k)) << k;
   EXPECT_EQ(r["request_rate"], "Infinity");  // Python's bare Infinity token
   EXPECT_DOUBLE_EQ(r["p99_itl_ms"], 24.0);

@@ -56,7 +56,8 @@ int wait_for(pid_t pid, double seconds) {
   auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   for (;;) {
     int st = 0;
-    if (waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (waitpid(pid, &st, WNOHANG) == pid)
+      return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     if (std::chrono::steady_clock::now() > end) {
       kill(pid, SIGKILL);
       waitpid(pid, &st, 0);
@@ -142,10 +143,12 @@ int main(int argc, char** argv) {
     return failures ? 1 : 0;
   }
 
-  std::string probe = scenario == "scatter3" ? "scatter" : scenario == "kill" ? "a2a-loop" : scenario;
+  std::string probe = scenario == "scatter3" ? "scatter"
+                      : scenario == "kill"   ? "a2a-loop"
+                                             : scenario;
   int ranks = scenario == "scatter3" ? 3 : 2;
-  std::vector<std::string> common = {"--provider", provider, "--timeout-s", "10",
-                                     "--idle-sleep-us", "20"};
+  std::vector<std::string> common = {"--provider", provider,          "--timeout-s",
+                                     "10",         "--idle-sleep-us", "20"};
   if (provider == "tcp") common.insert(common.end(), {"--src-addr", "127.0.0.1"});
   if (probe == "pingpong")
     common.insert(common.end(), {"--max-bytes", "1M", "--iters", "40", "--budget-bytes", "8M",
@@ -160,9 +163,9 @@ int main(int argc, char** argv) {
     common.insert(common.end(), {"--dispatch-bytes", "4k", "--combine-bytes", "8k", "-k", "2",
                                  "--layers", "150", "--forwards", "2", "--warmup-forwards", "0"});
   if (scenario == "kill") {
-    common.insert(common.end(), {"--dispatch-bytes", "1k", "--combine-bytes", "1k", "-k", "2",
-                                 "--layers", "10", "--forwards", "1000000", "--warmup-forwards",
-                                 "0"});
+    common.insert(common.end(),
+                  {"--dispatch-bytes", "1k", "--combine-bytes", "1k", "-k", "2", "--layers", "10",
+                   "--forwards", "1000000", "--warmup-forwards", "0"});
     common[3] = "2";  // --timeout-s 2: the survivor must notice the dead peer quickly
   }
 
@@ -239,8 +242,9 @@ int main(int argc, char** argv) {
       expect(rows.size() == 12, who + ": 12 sizes");
       for (const auto& row : rows) {
         double gbps = row["GBps"];
-        expect(gbps > 0 && gbps <= memcpy_GBps,
-               who + ": 0 < " + std::to_string(gbps) + " GB/s <= memcpy " + std::to_string(memcpy_GBps));
+        expect(gbps > 0 && gbps <= memcpy_GBps, who + ": 0 < " + std::to_string(gbps) +
+                                                    " GB/s <= memcpy " +
+                                                    std::to_string(memcpy_GBps));
         // Rate and bandwidth describe the same run: GB/s = Mpps · bytes / 1e3.
         double rate = row["msg_rate_mpps"];
         expect(std::abs(rate * row["bytes"].get<double>() / 1e3 - gbps) <= 1e-9 * gbps,
@@ -248,7 +252,8 @@ int main(int argc, char** argv) {
       }
       const json* small = row_with(rows, "bytes", 1);
       const json* big = row_with(rows, "bytes", 4 << 20);
-      expect(small && big && (*big)["GBps"] > (*small)["GBps"], who + ": bandwidth grows with size");
+      expect(small && big && (*big)["GBps"] > (*small)["GBps"],
+             who + ": bandwidth grows with size");
     }
     if (probe == "scatter") {
       // Sizes 1, 8, ..., 256 KiB: 7 rows; every rank has ranks-1 peers.
@@ -265,7 +270,8 @@ int main(int argc, char** argv) {
       if (disp) {
         const json &comb = rows[1], &fwd = rows[2];
         expect(disp->value("phase", "") == "dispatch" && comb.value("phase", "") == "combine" &&
-                   fwd.value("phase", "") == "forward", who + ": phases");
+                   fwd.value("phase", "") == "forward",
+               who + ": phases");
         for (const auto& row : rows) check_quantiles(row, who + " " + row["phase"].dump());
         // 2 forwards × 150 layers = 300 samples per phase, 2 forward samples.
         expect((*disp)["iterations"] == 300 && comb["iterations"] == 300 && fwd["iterations"] == 2,
@@ -273,7 +279,8 @@ int main(int argc, char** argv) {
         // A forward is the sum of its 150 dispatches and 150 combines, so
         // mean(forward) = 150 · (mean(dispatch) + mean(combine)).
         double want = 150 * ((*disp)["mean_us"].get<double>() + comb["mean_us"].get<double>());
-        expect(std::abs(fwd["mean_us"].get<double>() - want) <= 1e-9 * want, who + ": forward mean");
+        expect(std::abs(fwd["mean_us"].get<double>() - want) <= 1e-9 * want,
+               who + ": forward mean");
       }
     }
   }
