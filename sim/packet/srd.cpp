@@ -1,0 +1,143 @@
+#include "sim/packet/srd.hpp"
+
+#include "sim/packet/nic.hpp"
+
+namespace pdsim::packet {
+
+SrdConnection::SrdConnection(const TransportEnv& env, Nic* src, Nic* dst, int src_ep, int dst_ep,
+                             uint64_t id)
+    : Connection(env, src, dst, src_ep, dst_ep, id) {
+  const auto n = static_cast<size_t>(env.params->srd_paths);
+  data_routes_.assign(n, nullptr);
+  ack_routes_.assign(n, nullptr);
+  penalised_until_.assign(n, 0);
+  next_path_ = static_cast<uint32_t>(id % n);
+}
+
+const Route* SrdConnection::data_route(uint32_t path) {
+  auto& r = data_routes_[path];
+  if (!r) r = env_.topo->route(src_ep_, dst_ep_, (id_ << 16) ^ path);
+  return r;
+}
+
+const Route* SrdConnection::ack_route(uint32_t path) {
+  auto& r = ack_routes_[path];
+  if (!r) r = env_.topo->route(dst_ep_, src_ep_, (id_ << 16) ^ path ^ 0x8000);
+  return r;
+}
+
+void SrdConnection::post(Message m) {
+  append_packets(m);
+  acked_.resize(msg_of_psn_.size(), 0);
+  received_.resize(msg_of_psn_.size(), 0);
+  activate();
+}
+
+bool SrdConnection::has_work() const {
+  return !resend_.empty() || next_new_psn_ < msg_of_psn_.size();
+}
+
+uint32_t SrdConnection::pick_path(Picoseconds now) {
+  const auto n = static_cast<uint32_t>(penalised_until_.size());
+  uint32_t best = next_path_ % n;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t p = (next_path_ + i) % n;
+    if (penalised_until_[p] <= now) {
+      best = p;
+      break;
+    }
+    if (penalised_until_[p] < penalised_until_[best]) best = p;
+  }
+  next_path_ = best + 1;
+  return best;
+}
+
+Packet* SrdConnection::send(uint64_t psn, Picoseconds now, bool retransmit) {
+  Packet* p = make_packet(psn, payload_of_psn_[psn]);
+  p->path = pick_path(now);
+  p->route = data_route(p->path);
+  p->retransmit = retransmit;
+  if (!retransmit) ++inflight_;
+  deadlines_.push_back({psn, now + env_.params->srd_rto_ps, p->path});
+  if (!timer_pending_) {
+    timer_pending_ = true;
+    env_.events->schedule(deadlines_.front().at, this);
+  }
+  return p;
+}
+
+Packet* SrdConnection::next_packet(Picoseconds now, Picoseconds* wake_ps) {
+  while (!resend_.empty()) {
+    const uint64_t psn = resend_.front();
+    resend_.pop_front();
+    if (!acked_[psn]) {
+      ++env_.counters->retransmissions;
+      return send(psn, now, true);
+    }
+  }
+  // Resends do not count against the window: their PSNs already do.
+  if (inflight_ >= env_.params->srd_window_packets) return nullptr;
+  if (next_new_psn_ >= msg_of_psn_.size()) return nullptr;
+  const Message& m = messages_[msg_of_psn_[next_new_psn_]];
+  if (m.ready_ps > now) {
+    *wake_ps = m.ready_ps;
+    return nullptr;
+  }
+  return send(next_new_psn_++, now, false);
+}
+
+void SrdConnection::on_data(Packet* pkt) {
+  const uint64_t psn = pkt->seq;
+  if (!received_[psn]) {
+    received_[psn] = 1;
+    Message& m = messages_[msg_of_psn_[psn]];
+    if (--m.packets_left == 0) deliver(m);
+  }
+  // The data packet turns into its selective ACK, echoing any CE mark, on the reverse path.
+  pkt->type = PacketType::ack;
+  pkt->ecn_echo = pkt->ecn;
+  pkt->ecn = false;
+  pkt->wire_bytes = static_cast<uint32_t>(env_.params->header_bytes);
+  pkt->payload_bytes = 0;
+  pkt->route = ack_route(pkt->path);
+  pkt->hop = 0;
+  pkt->prev = nullptr;
+  forward(pkt);
+}
+
+void SrdConnection::on_control(Packet* pkt) {
+  const uint64_t psn = pkt->seq;
+  if (pkt->ecn_echo) penalised_until_[pkt->path] = env_.events->now() + env_.params->srd_path_penalty_ps;
+  if (!acked_[psn]) {
+    acked_[psn] = 1;
+    --inflight_;
+    activate();
+  }
+  env_.pool->put(pkt);
+}
+
+void SrdConnection::handle_event(int, Packet*) {
+  timer_pending_ = false;
+  const Picoseconds now = env_.events->now();
+  bool lost = false;
+  while (!deadlines_.empty()) {
+    const Deadline d = deadlines_.front();
+    if (acked_[d.psn]) {
+      deadlines_.pop_front();
+      continue;
+    }
+    if (d.at > now) break;
+    deadlines_.pop_front();
+    ++env_.counters->timeouts;
+    penalised_until_[d.path] = now + env_.params->srd_path_penalty_ps;
+    resend_.push_back(d.psn);
+    lost = true;
+  }
+  if (!deadlines_.empty()) {
+    timer_pending_ = true;
+    env_.events->schedule(deadlines_.front().at, this);
+  }
+  if (lost) activate();
+}
+
+}  // namespace pdsim::packet
