@@ -1,0 +1,159 @@
+#include <gtest/gtest.h>
+
+#include "models/compute_model.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+namespace {
+
+const OpCost& find(const StepCost& c, const std::string& name) {
+  for (const auto& op : c.ops)
+    if (op.name == name) return op;
+  throw std::runtime_error("no op " + name);
+}
+
+ComputeModel glm_h200(KvDtype kv = KvDtype::bf16) {
+  return ComputeModel(load_model("glm-5.1-fp8"), load_gpu("h200"),
+                      load_gpu_profile("h200-datasheet"), kv);
+}
+
+// GLM-5.1, one decode rank: 4 requests × 4 query tokens (MTP verify), context 100,000 each.
+// T = 16 tokens.
+DecodeRankBatch batch() {
+  DecodeRankBatch b;
+  b.context_tokens = {100000, 100000, 100000, 100000};
+  b.query_tokens_per_request = 4;
+  return b;
+}
+
+TEST(ModelsCompute, GlmDecodeProjection) {
+  // q_a_proj: [16 × 6144]·[6144 × 2048]: flops 2·16·2048·6144 = 402,653,184.
+  // bytes: FP8 weights 2048·6144 = 12,582,912 + scales 16·48·4 = 3072; FP8 input 16·6144 = 98,304
+  // + scales 16·48·4 = 3072; BF16 output 16·2048·2 = 65,536 → 12,752,896.
+  // H200 datasheet: memory time 12,752,896 / 4.8e12 = 2.65685 µs > compute 0.20346 µs.
+  StepCost c = glm_h200().decode_attention_layer(batch());
+  const OpCost& q = find(c, "mla.q_a_proj");
+  EXPECT_DOUBLE_EQ(q.flops, 402653184.0);
+  EXPECT_DOUBLE_EQ(q.bytes, 12752896.0);
+  EXPECT_NEAR(q.time_us, 12752896.0 / 4.8e12 * 1e6, 1e-9);
+  EXPECT_FALSE(q.compute_bound);
+}
+
+TEST(ModelsCompute, GlmDecodeIndexerScansWholeContext) {
+  // Causal pairs per request: 4·100,000 + 4·5/2 = 400,010; × 4 requests = 1,600,040.
+  // flops 2·32·128·1,600,040 = 13,107,527,680.
+  // bytes: keys 4·100,004·132 = 52,802,112 + FP32 logits written and read 1,600,040·8 =
+  // 12,800,320 → 65,602,432. Memory 13.667 µs > FP8 compute 6.623 µs.
+  StepCost c = glm_h200().decode_attention_layer(batch());
+  const OpCost& s = find(c, "indexer.scan");
+  EXPECT_DOUBLE_EQ(s.flops, 13107527680.0);
+  EXPECT_DOUBLE_EQ(s.bytes, 65602432.0);
+  EXPECT_NEAR(s.time_us, 65602432.0 / 4.8e12 * 1e6, 1e-9);
+}
+
+TEST(ModelsCompute, GlmDecodeSparseAttentionReadsTopK) {
+  // DSA: every query token attends min(c + i, 2048) = 2048 tokens → 16·2048 = 32,768 pairs.
+  // flops 2·64·(2·512 + 64)·32,768 = 4,563,402,752.
+  // bytes BF16 KV: gathered rows 32,768·1152 = 37,748,736; indices 16·2048·4 = 131,072;
+  // q and out 16·64·(1024 + 64)·2 = 2,228,224; new KV written 16·(1152 + 132) = 20,544
+  // → 40,128,576.
+  StepCost bf = glm_h200().decode_attention_layer(batch());
+  const OpCost& a = find(bf, "mla.attention");
+  EXPECT_DOUBLE_EQ(a.flops, 4563402752.0);
+  EXPECT_DOUBLE_EQ(a.bytes, 40128576.0);
+  // FP8 KV (656 B rows): 32,768·656 = 21,495,808 + 131,072 + 2,228,224 + 16·(656 + 132) =
+  // 12,608 → 23,867,712.
+  StepCost f8 = glm_h200(KvDtype::fp8).decode_attention_layer(batch());
+  EXPECT_DOUBLE_EQ(find(f8, "mla.attention").bytes, 23867712.0);
+}
+
+TEST(ModelsCompute, GlmDecodeGroupedExperts) {
+  // 16 local experts × 8 tokens = 128 token-expert pairs.
+  // gate_up flops 2·128·4096·6144 = 6,442,450,944; bytes: 16 experts × (4096·6144 + 32·48·4)
+  // = 402,751,488 + FP8 input 128·6144·(1 + 4/128) = 811,008 + BF16 out 128·4096·2 = 1,048,576
+  // → 404,611,072; memory-bound 84.294 µs.
+  // Experts with no token cost nothing: 8 experts × 16 tokens reads half the weights.
+  ComputeModel cm = glm_h200();
+  StepCost c = cm.decode_experts_layer(std::vector<int>(16, 8), 16);
+  const OpCost& g = find(c, "experts.gate_up");
+  EXPECT_DOUBLE_EQ(g.flops, 6442450944.0);
+  EXPECT_DOUBLE_EQ(g.bytes, 404611072.0);
+  EXPECT_NEAR(g.time_us, 404611072.0 / 4.8e12 * 1e6, 1e-9);
+  std::vector<int> half(16, 0);
+  for (int i = 0; i < 8; ++i) half[static_cast<size_t>(i)] = 16;
+  const OpCost& h = find(cm.decode_experts_layer(half, 16), "experts.gate_up");
+  EXPECT_DOUBLE_EQ(h.flops, g.flops);
+  EXPECT_DOUBLE_EQ(h.bytes, 8 * 25171968.0 + 811008.0 + 1048576.0);
+  // Shared expert on the 16 own tokens: gate_up [16 × 6144]·[6144 × 4096] = 805,306,368 flops.
+  EXPECT_DOUBLE_EQ(find(c, "shared.gate_up").flops, 805306368.0);
+}
+
+TEST(ModelsCompute, GlmDecodeLmHead) {
+  // DP LM head, full vocab, BF16: flops 2·16·154,880·6144 = 30,450,647,040;
+  // bytes 154,880·6144·2 = 1,903,165,440 + in 16·6144·2 = 196,608 + out 16·154,880·2 = 4,956,160.
+  StepCost c = glm_h200().decode_non_moe(batch());
+  const OpCost& l = find(c, "lm_head");
+  EXPECT_DOUBLE_EQ(l.flops, 30450647040.0);
+  EXPECT_DOUBLE_EQ(l.bytes, 1903165440.0 + 196608.0 + 4956160.0);
+  EXPECT_EQ(l.category, "lm_head");
+  // 3 dense layers: each dense MLP gate_up is [16 × 6144]·[6144 × 24576].
+  const OpCost& d = find(c, "dense_mlp.gate_up");
+  EXPECT_DOUBLE_EQ(d.count, 3.0);
+  EXPECT_DOUBLE_EQ(d.flops, 2.0 * 16 * 24576 * 6144);
+}
+
+TEST(ModelsCompute, PrefillCpSplitsTokensAndPairs) {
+  // One 16,384-token chunk, no prefix, CP8 (TP8 → attention TP 1), EP8, one MoE layer.
+  // Each GPU: 2048 query tokens; indexer pairs 16384·16385/2 / 8 = 134,225,920 / 8 = 16,778,240;
+  // indexer flops 2·32·128·16,778,240 = 137,447,342,080.
+  // Routed experts: 32 local experts × 16384·8/256 = 512 tokens each → gate_up flops
+  // 2·(32·512)·4096·6144 = 824,633,720,832.
+  PrefillLayout l;
+  l.tp = 8;
+  l.cp = 8;
+  l.ep = 8;
+  l.first_layer = 10;
+  l.num_layers = 1;
+  StepCost c = glm_h200().prefill_chunk({{0, 16384}}, l);
+  EXPECT_DOUBLE_EQ(find(c, "indexer.scan").flops, 137447342080.0);
+  EXPECT_DOUBLE_EQ(find(c, "experts.gate_up").flops, 824633720832.0);
+  EXPECT_DOUBLE_EQ(find(c, "mla.q_a_proj").flops, 2.0 * 2048 * 2048 * 6144);
+  // Datasheet profile: launch overhead 0 µs per kernel.
+  EXPECT_DOUBLE_EQ(c.category_us("overhead"), 0.0);
+  l.ep = 7;
+  EXPECT_THROW(glm_h200().prefill_chunk({{0, 16384}}, l), InfeasibleError);
+}
+
+TEST(ModelsCompute, DraftStepNeedsMtp) {
+  ComputeModel kimi(load_model("kimi-k2"), load_gpu("h200"), load_gpu_profile("h200-datasheet"),
+                    KvDtype::bf16);
+  EXPECT_THROW(kimi.decode_draft_step(batch()), InfeasibleError);
+  // GLM's MTP step: eh_proj [16 × 12288]·[12288 × 6144] = 2,415,919,104 flops.
+  StepCost d = glm_h200().decode_draft_step(batch());
+  EXPECT_DOUBLE_EQ(find(d, "mtp.eh_proj").flops, 2415919104.0);
+}
+
+TEST(ModelsCompute, GqaDenseModelDecode) {
+  // Qwen3-8B (36 dense layers, 32 heads, 8 KV heads × 128): 1 request, context 1000, 1 token.
+  // Attention pairs 1000 + 1 = 1001; flops 4·32·128·1001 = 16,400,384;
+  // KV read 1001 × 2·8·128·2 (4096 B) = 4,100,096.
+  ComputeModel q(load_model("qwen3-8b"), load_gpu("h200"), load_gpu_profile("h200-datasheet"),
+                 KvDtype::bf16);
+  DecodeRankBatch b;
+  b.context_tokens = {1000};
+  StepCost c = q.decode_non_moe(b);
+  const OpCost& a = find(c, "gqa.attention");
+  EXPECT_DOUBLE_EQ(a.count, 36.0);
+  EXPECT_DOUBLE_EQ(a.flops, 16400384.0);
+  EXPECT_DOUBLE_EQ(a.bytes, 4100096.0 + 4096.0 + 2 * 32 * 128 * 2);
+}
+
+TEST(ModelsCompute, LaunchOverheadCountsKernels) {
+  // Datasheet profile: both overheads 0 → 0 µs whatever the count.
+  ComputeModel cm = glm_h200();
+  EXPECT_GT(cm.decode_kernels_per_forward(), 75 * 2);
+  EXPECT_DOUBLE_EQ(cm.decode_launch_overhead_us(true), 0.0);
+}
+
+}  // namespace
+}  // namespace pdsim
