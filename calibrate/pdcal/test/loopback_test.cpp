@@ -1,7 +1,8 @@
 // Runs real pdcal ranks on this host (libfabric tcp or shm over loopback) and checks what they
 // wrote: valid measurement JSON with physically possible values. Usage:
 //   pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR
-// SCENARIO: pingpong | bandwidth | scatter | a2a-loop | scatter3 | kill | nodevice.
+// SCENARIO: pingpong | bandwidth | scatter | a2a-loop | scatter3 (3 ranks) | stripe (bandwidth
+// over 2 endpoints) | kill | nodevice.
 // Exit 0 pass, 1 fail, 77 skipped (nodevice on a host that has an RDMA device).
 #include <fcntl.h>
 #include <signal.h>
@@ -145,6 +146,7 @@ int main(int argc, char** argv) {
 
   std::string probe = scenario == "scatter3" ? "scatter"
                       : scenario == "kill"   ? "a2a-loop"
+                      : scenario == "stripe" ? "bandwidth"
                                              : scenario;
   int ranks = scenario == "scatter3" ? 3 : 2;
   std::vector<std::string> common = {"--provider", provider,          "--timeout-s",
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
   if (scenario == "a2a-loop")
     common.insert(common.end(), {"--dispatch-bytes", "4k", "--combine-bytes", "8k", "-k", "2",
                                  "--layers", "150", "--forwards", "2", "--warmup-forwards", "0"});
+  if (scenario == "stripe") common.insert(common.end(), {"--endpoints", "2"});
   if (scenario == "kill") {
     common.insert(common.end(),
                   {"--dispatch-bytes", "1k", "--combine-bytes", "1k", "-k", "2", "--layers", "10",
@@ -252,6 +255,9 @@ int main(int argc, char** argv) {
       }
       const json* small = row_with(rows, "bytes", 1);
       const json* big = row_with(rows, "bytes", 4 << 20);
+      for (const auto& row : rows)
+        expect(row["endpoints"] == (scenario == "stripe" ? 2 : 1),
+               who + ": endpoints striped over");
       expect(small && big && (*big)["GBps"] > (*small)["GBps"],
              who + ": bandwidth grows with size");
     }
