@@ -5,6 +5,8 @@
 // r = kv_lora_rank, d_r = qk_rope_dim, d_n = qk_nope_dim, d_v = v_head_dim, K = index_topk.
 // Causal pairs of a request, Σ_{i=1..q} (c + i) = qc + q(q+1)/2; with DSA each query token
 // attends only min(c + i, K) of them. CP round-robin gives every CP rank 1/cp of the pairs.
+// Efficiency lookups: attention_decode at the mean cached context c, attention_prefill at the
+// chunk's new tokens Σ q, indexer_scan at the mean keys scanned per request (c + q).
 #include <algorithm>
 #include <cmath>
 
@@ -14,7 +16,9 @@
 namespace pdsim {
 namespace {
 
-double dense_pairs(const AttnRequest& r) { return r.query * r.context + r.query * (r.query + 1) / 2; }
+double dense_pairs(const AttnRequest& r) {
+  return r.query * r.context + r.query * (r.query + 1) / 2;
+}
 
 // Σ_{i=1..q} min(c + i, K): the first n1 = clamp(K − c, 0, q) tokens see c + i, the rest K.
 double sparse_pairs(const AttnRequest& r, double topk) {
@@ -29,7 +33,8 @@ OpCost norm(const Roofline& rf, const char* name, double tokens, double width, d
 }
 
 struct Totals {
-  double dense = 0, sparse = 0, keys = 0, context = 0;  // Σ pairs, Σ (c + q), mean c
+  double dense = 0, sparse = 0, keys = 0, query = 0;  // Σ pairs, Σ (c + q), Σ q
+  double context = 0, mean_keys = 0;                  // mean c, mean (c + q)
 };
 
 Totals totals(const ModelConfig& m, const AttnShape& s) {
@@ -38,9 +43,13 @@ Totals totals(const ModelConfig& m, const AttnShape& s) {
     t.dense += dense_pairs(r);
     t.sparse += m.has_indexer() ? sparse_pairs(r, m.index_topk) : dense_pairs(r);
     t.keys += r.context + r.query;
+    t.query += r.query;
     t.context += r.context;
   }
-  if (!s.requests.empty()) t.context /= static_cast<double>(s.requests.size());
+  if (!s.requests.empty()) {
+    t.context /= static_cast<double>(s.requests.size());
+    t.mean_keys = t.keys / static_cast<double>(s.requests.size());
+  }
   return t;
 }
 
@@ -58,11 +67,10 @@ void indexer(const ModelConfig& m, const Roofline& rf, const AttnShape& s, const
   double pairs = t.dense / s.cp;
   double bytes = t.keys * indexer_kv_bytes_per_token_layer(m) + pairs * kFp32Bytes * 2;
   out.add(rf.op("indexer.scan", "attention", 2 * ih * id * pairs, bytes, Roofline::Peak::fp8,
-                rf.profile().indexer_scan, t.context));
+                rf.profile().indexer_scan, t.mean_keys));
 }
 
-void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s,
-         StepCost& out) {
+void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s, StepCost& out) {
   const double T = s.tokens(), h = m.hidden, H = m.num_heads / s.attn_tp;
   const double r = m.kv_lora_rank, dr = m.qk_rope_dim, dn = m.qk_nope_dim, dv = m.v_head_dim;
   const bool fp8 = m.weight_dtype == "fp8";
@@ -86,7 +94,8 @@ void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& 
     // W_UK absorption: per head q_nope[T×d_n] · W_UK[d_n×r] → T×H×r; weights H·d_n·r.
     double wuk = H * model_linear_bytes(m, dn, r);
     out.add(rf.op("mla.absorb_uk", "attention", 2 * T * H * dn * r,
-                  wuk + T * H * (dn + r) * kBf16Bytes, fp8 ? Roofline::Peak::fp8 : Roofline::Peak::bf16,
+                  wuk + T * H * (dn + r) * kBf16Bytes,
+                  fp8 ? Roofline::Peak::fp8 : Roofline::Peak::bf16,
                   fp8 ? rf.profile().gemm_fp8 : rf.profile().gemm_bf16, T));
     // MQA over the latent: per pair and head, QK over r + d_r and PV over r (BF16 math).
     // KV bytes: dense decode reads each request's cache once for all its query tokens; sparse
@@ -99,11 +108,12 @@ void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& 
     out.add(rf.op("mla.attention", "attention", 2 * H * (2 * r + dr) * pairs,
                   kv_read + idx + qo + kv_write, Roofline::Peak::bf16,
                   s.decode ? rf.profile().attention_decode : rf.profile().attention_prefill,
-                  s.decode ? t.context : t.keys));
+                  s.decode ? t.context : t.query));
     // W_UV: per head o_latent[T×r] · W_UV[r×d_v].
     double wuv = H * model_linear_bytes(m, r, dv);
     out.add(rf.op("mla.absorb_uv", "attention", 2 * T * H * r * dv,
-                  wuv + T * H * (r + dv) * kBf16Bytes, fp8 ? Roofline::Peak::fp8 : Roofline::Peak::bf16,
+                  wuv + T * H * (r + dv) * kBf16Bytes,
+                  fp8 ? Roofline::Peak::fp8 : Roofline::Peak::bf16,
                   fp8 ? rf.profile().gemm_fp8 : rf.profile().gemm_bf16, T));
   } else {
     // MHA prefill: kv_b_proj expands every cached + new token's latent to K_nope and V for the
@@ -114,13 +124,12 @@ void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& 
     double qo = T * H * (dn + dr + dv) * kBf16Bytes;
     out.add(rf.op("mla.attention", "attention", 2 * H * (dn + dr + dv) * pairs,
                   kv_read + qo + kv_write, Roofline::Peak::bf16, rf.profile().attention_prefill,
-                  t.keys));
+                  t.query));
   }
   out.add(rf.gemm("mla.o_proj", "attention", T, h, H * dv, fp8, blk));
 }
 
-void gqa(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s,
-         StepCost& out) {
+void gqa(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s, StepCost& out) {
   const double T = s.tokens(), h = m.hidden, H = m.num_heads / s.attn_tp;
   const double KVH = std::max(1.0, m.num_kv_heads / s.attn_tp), hd = m.head_dim;
   const bool fp8 = m.weight_dtype == "fp8";
@@ -134,7 +143,7 @@ void gqa(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& 
   double bytes = t.keys * kv_tok + T * kv_tok + 2 * T * H * hd * kBf16Bytes;
   out.add(rf.op("gqa.attention", "attention", 4 * H * hd * pairs, bytes, Roofline::Peak::bf16,
                 s.decode ? rf.profile().attention_decode : rf.profile().attention_prefill,
-                s.decode ? t.context : t.keys));
+                s.decode ? t.context : t.query));
   out.add(rf.gemm("gqa.o_proj", "attention", T, h, H * hd, fp8, blk));
 }
 

@@ -13,7 +13,8 @@ namespace {
 
 AttnShape decode_shape(const DecodeRankBatch& b) {
   AttnShape s;
-  for (int c : b.context_tokens) s.requests.push_back({double(c), double(b.query_tokens_per_request)});
+  for (int c : b.context_tokens)
+    s.requests.push_back({double(c), double(b.query_tokens_per_request)});
   return s;
 }
 
@@ -33,7 +34,9 @@ KvDtype parse_kv_dtype(const JsonNode& node) {
 }
 
 ComputeModel::ComputeModel(ModelConfig model, GpuSpec gpu, GpuProfile profile, KvDtype kv_dtype)
-    : model_(std::move(model)), gpu_(std::move(gpu)), profile_(std::move(profile)),
+    : model_(std::move(model)),
+      gpu_(std::move(gpu)),
+      profile_(std::move(profile)),
       kv_dtype_(kv_dtype) {}
 
 StepCost ComputeModel::decode_attention_layer(const DecodeRankBatch& b) const {
@@ -133,7 +136,8 @@ StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
   const double tokens_mlp = total_new / (s.cp * s.attn_tp);
 
   int dense = 0, moe = 0;
-  for (int i = l.first_layer; i < l.first_layer + l.num_layers; ++i) (m.is_moe_layer(i) ? moe : dense)++;
+  for (int i = l.first_layer; i < l.first_layer + l.num_layers; ++i)
+    (m.is_moe_layer(i) ? moe : dense)++;
 
   StepCost out;
   if (l.has_embedding) out.add(embedding(m, rf, s.tokens()));
@@ -151,7 +155,8 @@ StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
     out.append(layer, moe);
   }
   // Logits only for each segment's last token (SGLang prunes the rest before the LM head).
-  if (l.has_lm_head) out.append(lm_head(m, rf, static_cast<double>(chunk.size()), std::max(1, l.tp / l.cp)));
+  if (l.has_lm_head)
+    out.append(lm_head(m, rf, static_cast<double>(chunk.size()), std::max(1, l.tp / l.cp)));
 
   OpCost launch;
   launch.name = "overhead.kernel_launch";

@@ -17,7 +17,8 @@ KvDtype parse_kv_dtype(const JsonNode& node);  // "bf16" | "fp8"
 // The requests one decode DP-attention rank runs in one forward.
 struct DecodeRankBatch {
   std::vector<int> context_tokens;  // KV length of each request before this forward
-  int query_tokens_per_request = 1; // 1 for plain decode / a draft step, num_draft_tokens for verify
+  int query_tokens_per_request =
+      1;  // 1 for plain decode / a draft step, num_draft_tokens for verify
   int num_requests() const { return static_cast<int>(context_tokens.size()); }
   int num_tokens() const { return num_requests() * query_tokens_per_request; }
 };
@@ -29,7 +30,7 @@ struct PrefillSegment {
 };
 
 struct PrefillLayout {
-  int tp = 1, cp = 1, ep = 1;   // within one PP stage
+  int tp = 1, cp = 1, ep = 1;           // within one PP stage
   int first_layer = 0, num_layers = 0;  // the stage's layer range
   bool has_embedding = false, has_lm_head = false;
   int moe_dense_tp = 1;  // --moe-dense-tp-size: dense-layer MLP weights split this many ways
@@ -45,7 +46,8 @@ class ComputeModel {
   // One MoE layer's expert work on a rank: grouped GEMM over its local experts with
   // `tokens_per_local_expert[i]` tokens each (FP8 block scales), plus the shared expert on the
   // rank's own `own_tokens`.
-  StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert, int own_tokens) const;
+  StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert,
+                                int own_tokens) const;
   // The dense layers (attention + dense MLP), embedding, final norm and LM head for the rank's
   // tokens (DP attention, dense MLP with moe-dense-tp-size 1, DP LM head).
   StepCost decode_non_moe(const DecodeRankBatch& b) const;
@@ -62,7 +64,8 @@ class ComputeModel {
 
   // Prefill, per GPU of one PP stage, for one chunk. CP round-robin splits every segment's new
   // tokens evenly over `cp` GPUs; EP splits experts over `ep` GPUs (uniform routing assumed).
-  StepCost prefill_chunk(const std::vector<PrefillSegment>& chunk, const PrefillLayout& layout) const;
+  StepCost prefill_chunk(const std::vector<PrefillSegment>& chunk,
+                         const PrefillLayout& layout) const;
 
   const ModelConfig& model() const { return model_; }
   const GpuSpec& gpu() const { return gpu_; }

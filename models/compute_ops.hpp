@@ -10,16 +10,16 @@ namespace pdsim {
 
 // Per-request shape of an attention call on one GPU.
 struct AttnRequest {
-  double context = 0;      // tokens already in the KV cache
-  double query = 0;        // new tokens of the request processed by this call (all CP ranks)
+  double context = 0;  // tokens already in the KV cache
+  double query = 0;    // new tokens of the request processed by this call (all CP ranks)
 };
 
 struct AttnShape {
   std::vector<AttnRequest> requests;
-  double cp = 1;           // context-parallel ranks sharing the query tokens round-robin
-  double attn_tp = 1;      // attention tensor parallel (heads split)
-  bool decode = true;      // decode kernels (absorbed MLA) vs prefill kernels
-  double tokens() const;   // query tokens on this GPU: Σ query / cp
+  double cp = 1;          // context-parallel ranks sharing the query tokens round-robin
+  double attn_tp = 1;     // attention tensor parallel (heads split)
+  bool decode = true;     // decode kernels (absorbed MLA) vs prefill kernels
+  double tokens() const;  // query tokens on this GPU: Σ query / cp
 };
 
 // Norms, projections, indexer, attention core, output projection of one layer; the router gate

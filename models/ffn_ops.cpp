@@ -77,8 +77,8 @@ OpCost embedding(const ModelConfig& m, const Roofline& rf, double tokens) {
 // Final RMSNorm, then the BF16 LM head GEMM [tokens × h] · [h × vocab/tp].
 StepCost lm_head(const ModelConfig& m, const Roofline& rf, double tokens, int tp) {
   StepCost out;
-  out.add(rf.stream("final_norm", "other", 4 * tokens * m.hidden,
-                    2 * tokens * m.hidden * kBf16Bytes));
+  out.add(
+      rf.stream("final_norm", "other", 4 * tokens * m.hidden, 2 * tokens * m.hidden * kBf16Bytes));
   out.add(rf.gemm("lm_head", "lm_head", tokens, static_cast<double>(m.vocab) / tp, m.hidden, false,
                   m.weight_block));
   return out;

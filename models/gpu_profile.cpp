@@ -36,7 +36,8 @@ EfficiencyCurve parse_curve(const JsonNode& n) {
   for (size_t i = 0; i < c.x.size(); ++i) {
     if (!(c.x[i] > 0)) n.at("x").at(i).fail("expected a positive number");
     if (i > 0 && !(c.x[i] > c.x[i - 1])) n.at("x").at(i).fail("expected strictly ascending x");
-    if (!(c.eff[i] > 0 && c.eff[i] <= 1)) n.at("eff").at(i).fail("expected an efficiency in (0, 1]");
+    if (!(c.eff[i] > 0 && c.eff[i] <= 1))
+      n.at("eff").at(i).fail("expected an efficiency in (0, 1]");
   }
   return c;
 }
@@ -45,7 +46,8 @@ EfficiencyCurve parse_curve(const JsonNode& n) {
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file,
                             const std::string& field) {
-  JsonNode n = JsonNode::load_file(resolve_named("models/profiles/gpu", name_or_path, from_file, field));
+  JsonNode n =
+      JsonNode::load_file(resolve_named("models/profiles/gpu", name_or_path, from_file, field));
   n.expect_only({"schema", "name", "gpu", "provenance", "gemm_bf16", "gemm_fp8", "grouped_gemm_fp8",
                  "hbm_stream", "attention_decode", "indexer_scan", "attention_prefill",
                  "kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us",

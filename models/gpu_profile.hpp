@@ -23,17 +23,17 @@ struct EfficiencyCurve {
 struct GpuProfile {
   std::string name, gpu;
   Json provenance;
-  EfficiencyCurve gemm_bf16;       // x = tokens (GEMM M); efficiency vs max(flop, byte) roofline
+  EfficiencyCurve gemm_bf16;  // x = tokens (GEMM M); efficiency vs max(flop, byte) roofline
   EfficiencyCurve gemm_fp8;
-  EfficiencyCurve grouped_gemm_fp8; // x = tokens per expert
-  EfficiencyCurve hbm_stream;      // x = bytes moved by the kernel; achieved / datasheet HBM
-  EfficiencyCurve attention_decode; // x = context tokens; memory-bound MLA decode
-  EfficiencyCurve indexer_scan;    // x = context tokens
-  EfficiencyCurve attention_prefill; // x = tokens in chunk; compute-bound prefill attention
-  double kernel_launch_us = 0;     // eager launch, per kernel
-  double graph_kernel_us = 0;      // CUDA-graph replay, per kernel
-  double nvlink_GBps = 0;          // measured per-direction p2p; 0 = use the GPU spec
-  double host_signal_rtt_us = 0;   // GPU→CPU→GPU flag round trip (proxy path); 0 = unmeasured
+  EfficiencyCurve grouped_gemm_fp8;   // x = tokens per expert
+  EfficiencyCurve hbm_stream;         // x = bytes moved by the kernel; achieved / datasheet HBM
+  EfficiencyCurve attention_decode;   // x = context tokens; memory-bound MLA decode
+  EfficiencyCurve indexer_scan;       // x = context tokens
+  EfficiencyCurve attention_prefill;  // x = tokens in chunk; compute-bound prefill attention
+  double kernel_launch_us = 0;        // eager launch, per kernel
+  double graph_kernel_us = 0;         // CUDA-graph replay, per kernel
+  double nvlink_GBps = 0;             // measured per-direction p2p; 0 = use the GPU spec
+  double host_signal_rtt_us = 0;  // GPU→CPU→GPU flag round trip (proxy path); 0 = unmeasured
 };
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file = "",

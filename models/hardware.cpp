@@ -19,7 +19,8 @@ double InstanceType::node_nic_bytes_per_s() const {
 
 GpuSpec load_gpu(const std::string& name_or_path, const std::string& from_file,
                  const std::string& field) {
-  JsonNode n = JsonNode::load_file(resolve_named("models/catalog/gpu", name_or_path, from_file, field));
+  JsonNode n =
+      JsonNode::load_file(resolve_named("models/catalog/gpu", name_or_path, from_file, field));
   n.expect_only({"schema", "name", "hbm_bytes", "hbm_GBps", "bf16_dense_tflops", "fp8_dense_tflops",
                  "nvlink_GBps", "sm_count", "provenance"});
   check_schema(n, "pdsim.gpu/1");

@@ -58,20 +58,21 @@ MemoryPlan plan_memory(const ModelConfig& m, const GpuSpec& gpu, const ParallelL
   p.kv_pool_bytes = budget - p.weights_bytes - p.a2a_buffer_bytes;
   if (p.kv_pool_bytes <= 0)
     throw InfeasibleError("no room for the KV cache: " + gb(budget) + " budget − weights " +
-                          gb(p.weights_bytes) + " − all-to-all buffers " +
-                          gb(p.a2a_buffer_bytes) + " = " + gb(p.kv_pool_bytes));
+                          gb(p.weights_bytes) + " − all-to-all buffers " + gb(p.a2a_buffer_bytes) +
+                          " = " + gb(p.kv_pool_bytes));
   p.kv_capacity_tokens = std::floor(p.kv_pool_bytes / p.kv_bytes_per_token);
 
-  p.breakdown = Json{{"rule", "kv_pool = hbm x mem_fraction_static - weights - a2a buffers (SGLang)"},
-                     {"hbm_bytes", gpu.hbm_bytes},
-                     {"mem_fraction_static", l.mem_fraction_static},
-                     {"weights_bytes", p.weights_bytes},
-                     {"a2a_buffer_bytes", p.a2a_buffer_bytes},
-                     {"kv_layers_per_gpu", layers},
-                     {"kv_bytes_per_token", p.kv_bytes_per_token},
-                     {"kv_pool_bytes", p.kv_pool_bytes},
-                     {"kv_capacity_tokens", p.kv_capacity_tokens},
-                     {"kv_dtype", dtype == KvDtype::bf16 ? "bf16" : "fp8"}};
+  p.breakdown =
+      Json{{"rule", "kv_pool = hbm x mem_fraction_static - weights - a2a buffers (SGLang)"},
+           {"hbm_bytes", gpu.hbm_bytes},
+           {"mem_fraction_static", l.mem_fraction_static},
+           {"weights_bytes", p.weights_bytes},
+           {"a2a_buffer_bytes", p.a2a_buffer_bytes},
+           {"kv_layers_per_gpu", layers},
+           {"kv_bytes_per_token", p.kv_bytes_per_token},
+           {"kv_pool_bytes", p.kv_pool_bytes},
+           {"kv_capacity_tokens", p.kv_capacity_tokens},
+           {"kv_dtype", dtype == KvDtype::bf16 ? "bf16" : "fp8"}};
   return p;
 }
 

@@ -10,14 +10,14 @@
 namespace pdsim {
 
 struct ParallelLayout {
-  int gpus = 1;        // GPUs in the instance
-  int tp = 1;          // attention TP (1 under DP attention)
+  int gpus = 1;  // GPUs in the instance
+  int tp = 1;    // attention TP (1 under DP attention)
   int pp = 1;
   int ep = 1;
-  int dp_attention = 1; // DP-attention ranks (replicated attention weights)
-  int moe_dense_tp = 1; // TP of the dense MLP layers (1 = replicated)
-  int cp = 1;           // context-parallel ranks (NSA prefill CP): attention weights replicated
-  bool mtp = false;     // draft (MTP) layer resident
+  int dp_attention = 1;  // DP-attention ranks (replicated attention weights)
+  int moe_dense_tp = 1;  // TP of the dense MLP layers (1 = replicated)
+  int cp = 1;            // context-parallel ranks (NSA prefill CP): attention weights replicated
+  bool mtp = false;      // draft (MTP) layer resident
   int ll_max_dispatch_tokens_per_rank = 0;  // >0: DeepEP low-latency buffers allocated
   bool normal_a2a_buffers = false;          // DeepEP normal-mode buffers allocated
   double normal_a2a_buffer_bytes = 0;       // their size (from the deployment config)
@@ -25,12 +25,12 @@ struct ParallelLayout {
 };
 
 struct MemoryPlan {
-  double weights_bytes = 0;        // per GPU (the most loaded GPU)
-  double a2a_buffer_bytes = 0;     // per GPU
-  double kv_bytes_per_token = 0;   // per GPU holding the token (all layers resident there)
-  double kv_pool_bytes = 0;        // per GPU
-  double kv_capacity_tokens = 0;   // per GPU (per DP rank under DP attention)
-  Json breakdown;                  // named terms, for the result's provenance block
+  double weights_bytes = 0;       // per GPU (the most loaded GPU)
+  double a2a_buffer_bytes = 0;    // per GPU
+  double kv_bytes_per_token = 0;  // per GPU holding the token (all layers resident there)
+  double kv_pool_bytes = 0;       // per GPU
+  double kv_capacity_tokens = 0;  // per GPU (per DP rank under DP attention)
+  Json breakdown;                 // named terms, for the result's provenance block
 };
 
 // KV bytes per token for the whole model (all layers): latent + rope + indexer keys (+ scales).

@@ -18,12 +18,36 @@ int int_field(const JsonNode& n, std::string_view key, bool required_positive) {
 }  // namespace
 
 ModelConfig parse_model(const JsonNode& n) {
-  n.expect_only({"schema", "name", "hf_id", "num_layers", "first_k_dense", "hidden",
-                 "dense_intermediate", "moe_intermediate", "n_routed_experts", "n_shared_experts",
-                 "top_k", "vocab", "attention", "num_heads", "q_lora_rank", "kv_lora_rank",
-                 "qk_nope_dim", "qk_rope_dim", "v_head_dim", "num_kv_heads", "head_dim",
-                 "index_heads", "index_dim", "index_topk", "mtp_layers", "max_context",
-                 "weight_dtype", "weight_block", "tie_embeddings", "checkpoint_bytes",
+  n.expect_only({"schema",
+                 "name",
+                 "hf_id",
+                 "num_layers",
+                 "first_k_dense",
+                 "hidden",
+                 "dense_intermediate",
+                 "moe_intermediate",
+                 "n_routed_experts",
+                 "n_shared_experts",
+                 "top_k",
+                 "vocab",
+                 "attention",
+                 "num_heads",
+                 "q_lora_rank",
+                 "kv_lora_rank",
+                 "qk_nope_dim",
+                 "qk_rope_dim",
+                 "v_head_dim",
+                 "num_kv_heads",
+                 "head_dim",
+                 "index_heads",
+                 "index_dim",
+                 "index_topk",
+                 "mtp_layers",
+                 "max_context",
+                 "weight_dtype",
+                 "weight_block",
+                 "tie_embeddings",
+                 "checkpoint_bytes",
                  "provenance"});
   if (n.at("schema").string() != "pdsim.model/1") n.at("schema").fail("expected \"pdsim.model/1\"");
   ModelConfig m;
@@ -67,26 +91,31 @@ ModelConfig parse_model(const JsonNode& n) {
     int kvh = int_field(n, "num_kv_heads", true);
     int_field(n, "head_dim", true);
     if (m.num_heads % kvh != 0)
-      n.at("num_kv_heads").fail("expected a divisor of num_heads (" + std::to_string(m.num_heads) +
-                                ")");
+      n.at("num_kv_heads")
+          .fail("expected a divisor of num_heads (" + std::to_string(m.num_heads) + ")");
   } else {
     n.at("attention").fail("expected \"mla\" or \"gqa\", got \"" + m.attention + "\"");
   }
   if (m.weight_dtype != "fp8" && m.weight_dtype != "bf16")
     n.at("weight_dtype").fail("expected \"fp8\" or \"bf16\", got \"" + m.weight_dtype + "\"");
   if (m.is_moe()) {
-    if (m.moe_intermediate <= 0) n.at("moe_intermediate").fail("expected a positive integer for a MoE model");
+    if (m.moe_intermediate <= 0)
+      n.at("moe_intermediate").fail("expected a positive integer for a MoE model");
     if (m.top_k <= 0 || m.top_k > m.n_routed_experts)
-      n.at("top_k").fail("expected 1..n_routed_experts (" + std::to_string(m.n_routed_experts) + ")");
-    if (m.first_k_dense >= m.num_layers) n.at("first_k_dense").fail("expected fewer than num_layers");
+      n.at("top_k").fail("expected 1..n_routed_experts (" + std::to_string(m.n_routed_experts) +
+                         ")");
+    if (m.first_k_dense >= m.num_layers)
+      n.at("first_k_dense").fail("expected fewer than num_layers");
   } else if (m.n_shared_experts > 0 || m.top_k > 0) {
-    n.at("n_routed_experts").fail("expected a positive integer when top_k or n_shared_experts is set");
+    n.at("n_routed_experts")
+        .fail("expected a positive integer when top_k or n_shared_experts is set");
   }
   if ((m.num_dense_layers() > 0) && m.dense_intermediate <= 0)
     n.at("dense_intermediate").fail("expected a positive integer (the model has dense layers)");
   if (m.index_topk > 0) {
     if (m.attention != "mla") n.at("index_topk").fail("expected 0: the sparse indexer needs MLA");
-    if (m.index_heads <= 0) n.at("index_heads").fail("expected a positive integer when index_topk > 0");
+    if (m.index_heads <= 0)
+      n.at("index_heads").fail("expected a positive integer when index_topk > 0");
     if (m.index_dim <= 0) n.at("index_dim").fail("expected a positive integer when index_topk > 0");
   }
   return m;

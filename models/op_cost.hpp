@@ -8,12 +8,12 @@
 namespace pdsim {
 
 struct OpCost {
-  std::string name;        // e.g. "mla.q_a_proj", "indexer.scan", "experts.grouped_gemm"
+  std::string name;  // e.g. "mla.q_a_proj", "indexer.scan", "experts.grouped_gemm"
   std::string category;
   double flops = 0;
-  double bytes = 0;        // HBM bytes read + written
+  double bytes = 0;  // HBM bytes read + written
   double time_us = 0;
-  double count = 1;        // how many times the op is included (e.g. layers)
+  double count = 1;  // how many times the op is included (e.g. layers)
   bool compute_bound = false;
   bool out_of_range = false;  // efficiency looked up outside the profile's measured range
 };
@@ -22,7 +22,7 @@ struct StepCost {
   std::vector<OpCost> ops;
   void add(OpCost op) { ops.push_back(std::move(op)); }
   void append(const StepCost& other, double times = 1.0);  // ops scaled by `times`
-  double total_us() const;            // Σ time_us × count
+  double total_us() const;                                 // Σ time_us × count
   double category_us(const std::string& category) const;
   double total_flops() const;
   double total_bytes() const;

@@ -41,8 +41,8 @@ OpCost Roofline::stream(std::string name, std::string category, double flops, do
 OpCost Roofline::gemm(std::string name, std::string category, double M, double N, double K,
                       bool fp8, int block) const {
   double weights = linear_weight_bytes(N, K, fp8, block);
-  double input = fp8 ? M * K * kFp8Bytes + M * std::ceil(K / block) * kFp32Bytes
-                     : M * K * kBf16Bytes;
+  double input =
+      fp8 ? M * K * kFp8Bytes + M * std::ceil(K / block) * kFp32Bytes : M * K * kBf16Bytes;
   double output = M * N * kBf16Bytes;
   return op(std::move(name), std::move(category), 2.0 * M * N * K, weights + input + output,
             fp8 ? Peak::fp8 : Peak::bf16, fp8 ? prof_.gemm_fp8 : prof_.gemm_bf16, M);

@@ -28,19 +28,19 @@ AttnBytes attention_bytes(const ModelConfig& m) {
     const double ql = m.q_lora_rank;
     a.replicated += model_linear_bytes(m, r + dr, h) + r * kBf16Bytes;  // kv_a + its norm
     if (ql > 0) {
-      a.replicated += model_linear_bytes(m, ql, h) + ql * kBf16Bytes;   // q_a + its norm
-      a.split += model_linear_bytes(m, H * (dn + dr), ql);              // q_b
+      a.replicated += model_linear_bytes(m, ql, h) + ql * kBf16Bytes;  // q_a + its norm
+      a.split += model_linear_bytes(m, H * (dn + dr), ql);             // q_b
     } else {
-      a.split += model_linear_bytes(m, H * (dn + dr), h);               // q_proj
+      a.split += model_linear_bytes(m, H * (dn + dr), h);  // q_proj
     }
-    a.split += model_linear_bytes(m, H * (dn + dv), r);                 // kv_b
-    a.split += model_linear_bytes(m, h, H * dv);                        // o_proj
+    a.split += model_linear_bytes(m, H * (dn + dv), r);  // kv_b
+    a.split += model_linear_bytes(m, h, H * dv);         // o_proj
     if (m.has_indexer()) {
       const double ih = m.index_heads, id = m.index_dim;
       a.replicated += linear_weight_bytes(ih * id, ql > 0 ? ql : h, true, m.weight_block);  // wq_b
-      a.replicated += linear_weight_bytes(id, h, true, m.weight_block);                    // wk
-      a.replicated += 2 * id * kBf16Bytes;           // k_norm (LayerNorm weight + bias)
-      a.replicated += ih * h * kBf16Bytes;           // weights_proj
+      a.replicated += linear_weight_bytes(id, h, true, m.weight_block);                     // wk
+      a.replicated += 2 * id * kBf16Bytes;  // k_norm (LayerNorm weight + bias)
+      a.replicated += ih * h * kBf16Bytes;  // weights_proj
     }
   } else {
     const double hd = m.head_dim;
@@ -75,7 +75,9 @@ LayerBytes layer_bytes(const ModelConfig& m, bool moe_layer, int attn_tp, int ep
   return b;
 }
 
-double table_bytes(const ModelConfig& m) { return double(m.vocab) * m.hidden * kBf16Bytes; }
+double table_bytes(const ModelConfig& m) {
+  return double(m.vocab) * m.hidden * kBf16Bytes;
+}
 
 // MTP block beyond its transformer layer: enorm, hnorm, shared-head norm, eh_proj [h × 2h].
 double mtp_extra_bytes(const ModelConfig& m) {
@@ -88,8 +90,8 @@ int attention_tp(const ParallelLayout& l) {
   const int group = l.dp_attention * l.cp;
   if (l.tp == 1) return 1;
   if (l.tp % group != 0)
-    throw InfeasibleError("tp " + std::to_string(l.tp) + " is not a multiple of dp_attention × cp = " +
-                          std::to_string(group));
+    throw InfeasibleError("tp " + std::to_string(l.tp) +
+                          " is not a multiple of dp_attention × cp = " + std::to_string(group));
   return l.tp / group;
 }
 
@@ -111,7 +113,7 @@ double weights_bytes_per_gpu(const ModelConfig& m, const ParallelLayout& l) {
       bytes += layer_bytes(m, m.is_moe_layer(i), atp, l.ep, l.moe_dense_tp).total();
     if (s == 0) bytes += table_bytes(m) / atp;
     if (s == l.pp - 1) {
-      bytes += m.hidden * kBf16Bytes;                                   // final norm
+      bytes += m.hidden * kBf16Bytes;                                    // final norm
       if (!m.tie_embeddings || l.pp > 1) bytes += table_bytes(m) / atp;  // LM head
       if (l.mtp && m.mtp_layers > 0)
         bytes += m.mtp_layers * (layer_bytes(m, m.is_moe(), atp, l.ep, l.moe_dense_tp).total() +
@@ -124,7 +126,8 @@ double weights_bytes_per_gpu(const ModelConfig& m, const ParallelLayout& l) {
 
 double total_weight_bytes(const ModelConfig& m) {
   double bytes = 0;
-  for (int i = 0; i < m.num_layers; ++i) bytes += layer_bytes(m, m.is_moe_layer(i), 1, 1, 1).total();
+  for (int i = 0; i < m.num_layers; ++i)
+    bytes += layer_bytes(m, m.is_moe_layer(i), 1, 1, 1).total();
   bytes += m.mtp_layers * (layer_bytes(m, m.is_moe(), 1, 1, 1).total() + mtp_extra_bytes(m));
   bytes += table_bytes(m) * (m.tie_embeddings ? 1 : 2) + m.hidden * kBf16Bytes;
   return bytes;

@@ -12,8 +12,8 @@ namespace pdsim {
 namespace {
 
 TEST(ModelsCatalog, LoadsEveryEntry) {
-  for (auto name : {"glm-5.1-fp8", "deepseek-v3", "deepseek-v3.2", "kimi-k2", "qwen3-235b-a22b",
-                    "qwen3-8b"})
+  for (auto name :
+       {"glm-5.1-fp8", "deepseek-v3", "deepseek-v3.2", "kimi-k2", "qwen3-235b-a22b", "qwen3-8b"})
     EXPECT_NO_THROW(load_model(name)) << name;
   ModelConfig g = load_model("glm-5.1-fp8");
   EXPECT_EQ(g.num_moe_layers(), 75);

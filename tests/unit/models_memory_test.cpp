@@ -17,7 +17,9 @@ namespace {
 //   one expert: 2·(2048×6144 → 12,582,912 + 3072) + (6144×2048 → 12,582,912 + 3072) = 37,757,952
 //   dense MLP: 2·(12288×6144 → 75,497,472 + 18,432) + 75,515,904 = 226,547,712
 //   router 256·6144·2 = 3,145,728; embedding = LM head = 154880·6144·2 = 1,903,165,440
-ModelConfig glm() { return load_model("glm-5.1-fp8"); }
+ModelConfig glm() {
+  return load_model("glm-5.1-fp8");
+}
 
 TEST(ModelsMemory, KvBytesPerTokenGlm) {
   // Per layer: MLA latent + rope, BF16 (512 + 64)·2 = 1152; FP8 (FlashMLA sparse layout)
