@@ -149,10 +149,24 @@ TEST(ModelsCompute, GqaDenseModelDecode) {
 }
 
 TEST(ModelsCompute, LaunchOverheadCountsKernels) {
-  // Datasheet profile: both overheads 0 → 0 µs whatever the count.
+  // GLM-5.1 decode, one modelled op = one kernel:
+  //  attention block: input_norm, q_a, q_b, kv_a, q/kv_a norm, indexer q/k/weights/scan (4),
+  //    absorb_uk, attention, absorb_uv, o_proj, post_norm = 14 (+ router gate in MoE layers)
+  //  MoE layer: 15 + experts gate_up/act/down + shared gate_up/act/down (6) + dispatch, combine
+  //    (2) = 23; × 75 = 1725
+  //  dense layers: 3 × (14 + dense MLP 3) = 51; embedding 1; final norm + LM head 2
+  //  total 1725 + 51 + 1 + 2 = 1779.
   ComputeModel cm = glm_h200();
-  EXPECT_GT(cm.decode_kernels_per_forward(), 75 * 2);
+  EXPECT_EQ(cm.decode_kernels_per_forward(), 1779);
+  // Datasheet profile: both overheads 0 → 0 µs.
   EXPECT_DOUBLE_EQ(cm.decode_launch_overhead_us(true), 0.0);
+  // A profile with 5 µs eager launch and 1.5 µs per graph kernel: 1779 × 1.5 = 2668.5 µs.
+  GpuProfile p = load_gpu_profile("h200-datasheet");
+  p.kernel_launch_us = 5;
+  p.graph_kernel_us = 1.5;
+  ComputeModel m(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
+  EXPECT_DOUBLE_EQ(m.decode_launch_overhead_us(true), 2668.5);
+  EXPECT_DOUBLE_EQ(m.decode_launch_overhead_us(false), 8895.0);
 }
 
 }  // namespace

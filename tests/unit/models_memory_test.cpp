@@ -77,6 +77,31 @@ TEST(ModelsMemory, WeightsPerGpuReferencePrefill) {
   EXPECT_NEAR(weights_bytes_per_gpu(glm(), l), 57432114048.0, 1.0);
 }
 
+TEST(ModelsMemory, AttentionTpSplitsHeadProjections) {
+  // Same prefill layout without CP: attention TP 8 splits q_b/kv_b/o_proj (148,934,144 / 8 =
+  // 18,616,768) and the LM head (1,903,165,440 / 8 = 237,895,680). Stage 1:
+  // 39·(25,726,592 + 18,616,768 + 32·37,757,952 + 37,757,952 + 3,145,728) + 12,288 + 237,895,680
+  // = 50,684,466,624 B.
+  ParallelLayout l;
+  l.tp = 8;
+  l.pp = 2;
+  l.ep = 8;
+  EXPECT_NEAR(weights_bytes_per_gpu(glm(), l), 50684466624.0, 1.0);
+  l.dp_attention = 3;  // 8 is not a multiple of 3
+  EXPECT_THROW(weights_bytes_per_gpu(glm(), l), InfeasibleError);
+}
+
+TEST(ModelsMemory, ParameterCountsMatchModelCards) {
+  // Qwen3-235B-A22B in BF16: per layer q/k/v (64 + 8)·128·4096 = 37,748,736, o 33,554,432,
+  // 128 experts × 3·4096·1536 = 2,415,919,104, router 524,288, q/k norms 256, two RMSNorms
+  // 8192 → 2,487,755,008; × 94 + embedding and LM head 2·151,936·4096 = 1,244,659,712 + final
+  // norm 4096 → 235,093,634,560 parameters ≈ the published 235B (2 B each).
+  EXPECT_NEAR(total_weight_bytes(load_model("qwen3-235b-a22b")) / 2, 235.09e9, 0.01e9);
+  // Qwen3-8B: 36·(25,165,824 + 16,777,216 + 3·4096·12288 = 150,994,944 + norms) + 1,244,659,712
+  // ≈ 8.19e9 parameters (model card: 8.2B).
+  EXPECT_NEAR(total_weight_bytes(load_model("qwen3-8b")) / 2, 8.19e9, 0.01e9);
+}
+
 TEST(ModelsMemory, PlanDecodeCapacity) {
   // H200 141e9 × 0.74 = 104.34e9; − weights 67,382,086,528 − DeepEP LL 1,635,780,736
   // = 35,322,132,736 B KV pool. KV per token: 79 layers (78 + MTP draft) × 1284 = 101,436 B
