@@ -1,6 +1,7 @@
 #pragma once
 // A hand-made fabric profile for fabric/calibrate unit tests (numbers chosen for easy hand
 // arithmetic, not taken from any measurement).
+#include "sim/fabric/alltoall.hpp"
 #include "sim/fabric/fabric_profile.hpp"
 
 namespace pdsim::testing {
