@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <set>
 
 #include "calibrate/fit_link.hpp"
@@ -204,6 +205,16 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
                               " vs primary " + fmt(p.nvlink_normal_a2a_GBps));
     }
   }
+  // Backends fitted on the same fabric imply their own fixed latency and achieved wire rate.
+  for (auto i = primary.begin(); i != primary.end(); ++i)
+    for (auto j = std::next(i); j != primary.end(); ++j) {
+      std::string msg = i->first + " vs " + j->first + " (same fabric, different libraries):";
+      for (const char* k : {"latency_us", "wire_time_factor"})
+        if (i->second.block.contains(k) && j->second.block.contains(k))
+          msg += std::string(" ") + k + " " + fmt(i->second.block[k].get<double>()) + " vs " +
+                 fmt(j->second.block[k].get<double>()) + ";";
+      disagreements.push_back(msg);
+    }
   if (!alt_fit.empty()) fit["alternates"] = alt_fit;
   fit["disagreements"] = disagreements;
   relativise_files(fit);
