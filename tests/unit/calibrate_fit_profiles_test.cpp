@@ -1,0 +1,81 @@
+// The shipped fabric profiles must be exactly what `pdsim calibrate fit` produces from the
+// committed measurement files (calibrate/published/regenerate_profiles.sh uses the same lists),
+// so a profile cannot drift from its data; and the fitted parameters must reproduce the
+// measurements they were fitted to within the recorded residuals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "calibrate/fit_profile.hpp"
+#include "sim/core/data_path.hpp"
+
+namespace pdsim {
+namespace {
+
+std::vector<std::string> in_published(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names) out.push_back(data_root() + "/calibrate/published/" + n + ".json");
+  return out;
+}
+
+// Equal up to floating-point reassociation between builds (relative 1e-9).
+void expect_same(const Json& a, const Json& b, const std::string& path) {
+  if (a.is_number() && b.is_number()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    EXPECT_NEAR(x, y, 1e-9 * std::max(1.0, std::abs(y))) << path;
+    return;
+  }
+  ASSERT_EQ(a.type(), b.type()) << path;
+  if (a.is_object()) {
+    ASSERT_EQ(a.size(), b.size()) << path;
+    for (auto& [k, v] : a.items()) {
+      ASSERT_TRUE(b.contains(k)) << path << "." << k;
+      expect_same(v, b[k], path + "." + k);
+    }
+  } else if (a.is_array()) {
+    ASSERT_EQ(a.size(), b.size()) << path;
+    for (size_t i = 0; i < a.size(); ++i) expect_same(a[i], b[i], path + "[" + std::to_string(i) + "]");
+  } else {
+    EXPECT_EQ(a, b) << path;
+  }
+}
+
+void check_profile_matches_fit(const ProfileFitOptions& o) {
+  const FabricProfile fitted = fit_fabric_profile(o);
+  const FabricProfile shipped = load_fabric_profile(o.name);
+  expect_same(fabric_profile_to_json(fitted), fabric_profile_to_json(shipped), o.name);
+  // Every fitted all-to-all row within 4 standard deviations of the residuals: rms·4.
+  for (auto& [backend, rep] : shipped.fit["a2a"].items()) {
+    const double rms = rep["rms_us"].get<double>();
+    for (const auto& r : rep["residuals"])
+      EXPECT_LE(std::abs(r["residual_us"].get<double>()), 4 * rms + 1e-9) << backend;
+  }
+}
+
+TEST(CalibrateFitProfiles, EfaP5enEqualsItsFit) {
+  ProfileFitOptions o;
+  o.name = "efa-p5en";
+  o.transport = "srd";
+  o.instance = "p5en.48xlarge";
+  o.files = in_published({"uccl-ep-p5en-ll", "uccl-pr505-p5en", "uccl-blog-proxy-path",
+                          "pplx-efa-ll", "uccl-blog-rtt-efa", "mooncake-efa-p5en",
+                          "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
+  o.alternates = in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching",
+                               "deepep-normal-intranode-h800"});
+  check_profile_matches_fit(o);
+}
+
+TEST(CalibrateFitProfiles, RoceCx7EqualsItsFit) {
+  ProfileFitOptions o;
+  o.name = "roce-cx7";
+  o.transport = "rc";
+  o.instance = "onprem-h200-cx7";
+  o.files = in_published({"deepep-ll-cx7-2025-06", "pplx-cx7-ll", "uccl-blog-rtt-roce",
+                          "roce-v2-framing", "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
+  o.alternates = in_published({"pplx-deepep-cx7-ll", "deepep-ll-cx7-2025-02",
+                               "deepep-normal-intranode-h800"});
+  check_profile_matches_fit(o);
+}
+
+}  // namespace
+}  // namespace pdsim
