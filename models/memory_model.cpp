@@ -7,7 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 #include "models/kv_layout.hpp"
 #include "sim/core/error.hpp"
@@ -16,9 +17,9 @@ namespace pdsim {
 namespace {
 
 std::string gb(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
-  return buf;
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << bytes / 1e9 << " GB";
+  return os.str();
 }
 
 }  // namespace
