@@ -136,10 +136,20 @@ class FabricTransport final : public Transport {
     op.done = false;
     auto& ep = eps_[static_cast<size_t>(e)];
     auto p = static_cast<size_t>(peer);
-    retry("fi_write", [&] {
-      return fi_write(ep.ep, buf_ + local_offset, bytes, ep.desc, ep.peer_addr[p],
-                      ep.peer_base[p] + remote_offset, ep.peer_key[p], op.ctx);
-    });
+    iovec iov{buf_ + local_offset, bytes};
+    fi_rma_iov rma{ep.peer_base[p] + remote_offset, bytes, ep.peer_key[p]};
+    fi_msg_rma msg{};
+    msg.msg_iov = &iov;
+    msg.desc = &ep.desc;
+    msg.iov_count = 1;
+    msg.addr = ep.peer_addr[p];
+    msg.rma_iov = &rma;
+    msg.rma_iov_count = 1;
+    msg.context = op.ctx;
+    // Only writes ask for delivery-complete: messages are matched by the receiver's own
+    // completion, and delivery acks on them would add a round trip to every ping.
+    const uint64_t flags = FI_COMPLETION | (delivery_complete_ ? FI_DELIVERY_COMPLETE : 0);
+    retry("fi_writemsg", [&] { return fi_writemsg(ep.ep, &msg, flags); });
   }
 
   void progress() override {
@@ -214,6 +224,8 @@ class FabricTransport final : public Transport {
       fi_freeinfo(hints);
       if (rc == 0) {
         delivery_complete_ = attempt == 0;
+        // Endpoints keep the default completion for messages; writes ask per operation.
+        for (fi_info* i = info_; i != nullptr; i = i->next) i->tx_attr->op_flags = 0;
         return;
       }
       info_ = nullptr;

@@ -227,18 +227,20 @@ int main(int argc, char** argv) {
     if (probe == "pingpong") {
       // Sizes 1, 2, 4, ..., 1 MiB: 21 rows on both ranks.
       expect(rows.size() == 21, who + ": 21 sizes");
-      for (const auto& row : rows) check_quantiles(row, who + " " + row["bytes"].dump() + " B");
-      const json* small = row_with(rows, "bytes", 1);
-      const json* big = row_with(rows, "bytes", 1 << 20);
-      expect(small && big, who + ": rows for 1 B and 1 MiB");
-      if (small && big) {
-        // 1 MiB cannot arrive faster than one memcpy of it: t ≥ 2^20 B / (memcpy GB/s · 1e3) µs.
-        double floor_us = (1 << 20) / (memcpy_GBps * 1e3);
-        expect((*big)["latency_us"].get<double>() >= floor_us,
-               who + ": 1 MiB latency >= one memcpy (" + std::to_string(floor_us) + " us)");
-        expect((*big)["latency_us"].get<double>() > (*small)["latency_us"].get<double>(),
-               who + ": latency grows from 1 B to 1 MiB");
+      for (const auto& row : rows) {
+        check_quantiles(row, who + " " + row["bytes"].dump() + " B");
+        // No message arrives faster than one memcpy of it: even the fastest sample satisfies
+        // t >= bytes / (memcpy GB/s · 1e3) µs, a floor that grows with size. (Medians of nearby
+        // sizes are not compared: on a shared 2-core host a burst of load can inflate a whole
+        // size's samples, so they need not be monotone.)
+        double floor_us = row["bytes"].get<double>() / (memcpy_GBps * 1e3);
+        expect(row["min_us"].get<double>() >= floor_us,
+               who + ": " + row["bytes"].dump() + " B no faster than memcpy");
       }
+      const json* big = row_with(rows, "bytes", 1 << 20);
+      // 1 MiB at memcpy speed (tens of GB/s) is >= ~20 µs; the floor must be a real bound.
+      expect(big && (*big)["min_us"].get<double>() >= (1 << 20) / (memcpy_GBps * 1e3),
+             who + ": 1 MiB row present and above the copy floor");
     }
     if (probe == "bandwidth") {
       // Sizes 1, 4, 16, ..., 4 MiB: 12 rows.
