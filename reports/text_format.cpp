@@ -1,18 +1,19 @@
 #include "reports/text_format.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <vector>
+#include <iomanip>
+#include <locale>
+#include <sstream>
 
 namespace pdsim {
 
 std::string fmt_fixed(double v, int decimals) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  const int n = std::snprintf(nullptr, 0, "%.*f", decimals, v);
-  std::vector<char> buf(static_cast<size_t>(n) + 1);
-  std::snprintf(buf.data(), buf.size(), "%.*f", decimals, v);
-  return std::string(buf.data(), static_cast<size_t>(n));
+  std::ostringstream out;  // same digits as printf("%.*f"); classic locale: no separators
+  out.imbue(std::locale::classic());
+  out << std::fixed << std::setprecision(decimals) << v;
+  return out.str();
 }
 
 std::string py_float_repr(double v) {
