@@ -1,6 +1,7 @@
 // Decode and prefill steps assembled from the per-block ops (attention_ops.cpp, ffn_ops.cpp).
 // Decode runs per DP-attention rank: attention TP 1, full heads, the rank's own requests; the
 // dense MLP with moe-dense-tp-size 1 and the LM head with --enable-dp-lm-head (full vocab).
+// set_decode_tp(N) instead models plain TP decode (heads, dense MLP and vocab split N ways).
 #include "models/compute_model.hpp"
 
 #include <algorithm>
@@ -11,8 +12,9 @@
 namespace pdsim {
 namespace {
 
-AttnShape decode_shape(const DecodeRankBatch& b) {
+AttnShape decode_shape(const DecodeRankBatch& b, int tp) {
   AttnShape s;
+  s.attn_tp = tp;
   for (int c : b.context_tokens)
     s.requests.push_back({double(c), double(b.query_tokens_per_request)});
   return s;
@@ -41,7 +43,7 @@ ComputeModel::ComputeModel(ModelConfig model, GpuSpec gpu, GpuProfile profile, K
 
 StepCost ComputeModel::decode_attention_layer(const DecodeRankBatch& b) const {
   Roofline rf(gpu_, profile_);
-  return attention_block(model_, rf, kv_dtype_, decode_shape(b), model_.is_moe());
+  return attention_block(model_, rf, kv_dtype_, decode_shape(b, decode_tp_), model_.is_moe());
 }
 
 StepCost ComputeModel::decode_experts_layer(const std::vector<int>& tokens_per_local_expert,
@@ -59,12 +61,19 @@ StepCost ComputeModel::decode_non_moe(const DecodeRankBatch& b) const {
   StepCost out;
   out.add(embedding(model_, rf, T));
   if (model_.num_dense_layers() > 0) {
-    StepCost layer = attention_block(model_, rf, kv_dtype_, decode_shape(b), false);
-    layer.append(dense_mlp(model_, rf, T, 1));
+    StepCost layer = attention_block(model_, rf, kv_dtype_, decode_shape(b, decode_tp_), false);
+    layer.append(dense_mlp(model_, rf, T, decode_tp_));
     out.append(layer, model_.num_dense_layers());
   }
-  out.append(lm_head(model_, rf, T, 1));
+  out.append(lm_head(model_, rf, T, decode_tp_));
   return out;
+}
+
+void ComputeModel::set_decode_tp(int tp) {
+  if (tp < 1 || model_.num_heads % tp != 0)
+    throw InfeasibleError("decode TP " + std::to_string(tp) + " does not divide the " +
+                          std::to_string(model_.num_heads) + " attention heads of " + model_.name);
+  decode_tp_ = tp;
 }
 
 StepCost ComputeModel::decode_draft_step(const DecodeRankBatch& b) const {
@@ -78,8 +87,8 @@ StepCost ComputeModel::decode_draft_step(const DecodeRankBatch& b) const {
   out.add(rf.stream("mtp.enorm_hnorm", "other", 8 * T * h, 4 * T * h * kBf16Bytes));
   out.add(rf.gemm("mtp.eh_proj", "attention", T, h, 2 * h, model_.weight_dtype == "fp8",
                   model_.weight_block));
-  out.append(attention_block(model_, rf, kv_dtype_, decode_shape(b), model_.is_moe()));
-  out.append(lm_head(model_, rf, T, 1));
+  out.append(attention_block(model_, rf, kv_dtype_, decode_shape(b, decode_tp_), model_.is_moe()));
+  out.append(lm_head(model_, rf, T, decode_tp_));
   return out;
 }
 

@@ -67,6 +67,11 @@ class ComputeModel {
   StepCost prefill_chunk(const std::vector<PrefillSegment>& chunk,
                          const PrefillLayout& layout) const;
 
+  // Decode without DP attention (e.g. a dense model served with --tp-size N): heads, dense MLP and
+  // LM head split `tp` ways on every rank, which runs the whole batch. Default 1 (DP attention).
+  void set_decode_tp(int tp);
+  int decode_tp() const { return decode_tp_; }
+
   const ModelConfig& model() const { return model_; }
   const GpuSpec& gpu() const { return gpu_; }
   const GpuProfile& profile() const { return profile_; }
@@ -77,6 +82,7 @@ class ComputeModel {
   GpuSpec gpu_;
   GpuProfile profile_;
   KvDtype kv_dtype_;
+  int decode_tp_ = 1;
 };
 
 }  // namespace pdsim

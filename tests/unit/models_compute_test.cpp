@@ -146,6 +146,13 @@ TEST(ModelsCompute, GqaDenseModelDecode) {
   EXPECT_DOUBLE_EQ(a.count, 36.0);
   EXPECT_DOUBLE_EQ(a.flops, 16400384.0);
   EXPECT_DOUBLE_EQ(a.bytes, 4100096.0 + 4096.0 + 2 * 32 * 128 * 2);
+  // TP 8: 4 query heads and 1 KV head per rank → flops 4·4·128·1001 = 2,050,048; KV rows
+  // 2·1·128·2 = 512 B → 1001·512 + 512 (new token) + 2·4·128·2 (q, out) = 515,072 B.
+  q.set_decode_tp(8);
+  const OpCost& a8 = find(q.decode_non_moe(b), "gqa.attention");
+  EXPECT_DOUBLE_EQ(a8.flops, 2050048.0);
+  EXPECT_DOUBLE_EQ(a8.bytes, 515072.0);
+  EXPECT_THROW(q.set_decode_tp(3), InfeasibleError);
 }
 
 TEST(ModelsCompute, LaunchOverheadCountsKernels) {
