@@ -16,7 +16,8 @@ bool has_field(const JsonNode& row, const JsonNode& params, std::string_view key
 std::vector<A2ARow> low_latency_rows(const JsonNode& doc) {
   std::vector<A2ARow> out;
   if (doc.at("probe").string() != "a2a_phase") return out;
-  const JsonNode params = doc.has("parameters") ? doc.at("parameters") : JsonNode::from_json(Json::object(), doc.file());
+  const JsonNode params = doc.has("parameters") ? doc.at("parameters")
+                                                : JsonNode::from_json(Json::object(), doc.file());
   const JsonNode results = doc.at("results");
   for (size_t i = 0; i < results.size(); ++i) {
     const JsonNode r = results.at(i);
@@ -35,10 +36,12 @@ std::vector<A2ARow> low_latency_rows(const JsonNode& doc) {
     a.cfg.nics_per_gpu = field(r, params, "nics_per_gpu").positive();
     a.cfg.nic_gbps = field(r, params, "nic_gbps").positive();
     a.tokens_per_rank = static_cast<int>(field(r, params, "tokens_per_rank").positive_integer());
-    a.intranode_nvlink =
-        has_field(r, params, "intranode_nvlink") ? field(r, params, "intranode_nvlink").boolean() : true;
+    a.intranode_nvlink = has_field(r, params, "intranode_nvlink")
+                             ? field(r, params, "intranode_nvlink").boolean()
+                             : true;
     const std::string ph = r.at("phase").string();
-    if (ph != "dispatch" && ph != "combine") r.at("phase").fail("expected \"dispatch\" or \"combine\"");
+    if (ph != "dispatch" && ph != "combine")
+      r.at("phase").fail("expected \"dispatch\" or \"combine\"");
     a.phase = ph == "dispatch" ? A2APhase::dispatch : A2APhase::combine;
     a.latency_us = r.at("latency_us").positive();
     if (a.cfg.num_experts % a.cfg.ep_ranks != 0)

@@ -79,7 +79,8 @@ BoundedLsq bounded_least_squares(const Eigen::MatrixXd& A, const Eigen::VectorXd
   r.std_error.assign(static_cast<size_t>(n), std::numeric_limits<double>::quiet_NaN());
   if (r.dof > 0 && !free_cols.empty()) {
     Eigen::MatrixXd F(A.rows(), static_cast<Eigen::Index>(free_cols.size()));
-    for (size_t k = 0; k < free_cols.size(); ++k) F.col(static_cast<Eigen::Index>(k)) = A.col(free_cols[k]);
+    for (size_t k = 0; k < free_cols.size(); ++k)
+      F.col(static_cast<Eigen::Index>(k)) = A.col(free_cols[k]);
     Eigen::MatrixXd ftf = F.transpose() * F;
     Eigen::FullPivLU<Eigen::MatrixXd> lu(ftf);
     if (lu.isInvertible()) {

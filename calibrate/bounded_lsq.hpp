@@ -9,12 +9,12 @@ namespace pdsim {
 
 struct BoundedLsq {
   Eigen::VectorXd theta;
-  std::vector<bool> at_bound;      // held at its lower bound by the constraint
-  std::vector<bool> identified;    // its column is not all zero
-  Eigen::VectorXd residuals;       // y − Aθ
+  std::vector<bool> at_bound;    // held at its lower bound by the constraint
+  std::vector<bool> identified;  // its column is not all zero
+  Eigen::VectorXd residuals;     // y − Aθ
   double sse = 0;
-  int dof = 0;                     // rows − free parameters
-  std::vector<double> std_error;   // NaN where undefined (at bound, dof ≤ 0, singular)
+  int dof = 0;                    // rows − free parameters
+  std::vector<double> std_error;  // NaN where undefined (at bound, dof ≤ 0, singular)
 };
 
 BoundedLsq bounded_least_squares(const Eigen::MatrixXd& A, const Eigen::VectorXd& y,

@@ -28,9 +28,14 @@ std::vector<CheckRow> check_profile(const FabricProfile& p, const std::vector<st
       a2a_block(p, r.backend);  // InputError if absent or unsupported
       q.a2a[r.backend]["intranode_nvlink"] = r.intranode_nvlink;
       auto b = A2ABackendRegistry::instance().create(r.backend, p.file, "a2a", q);
-      CheckRow c{path, r.backend + " EP" + std::to_string(r.cfg.ep_ranks) +
-                           (r.phase == A2APhase::dispatch ? " dispatch" : " combine"),
-                 r.row, r.latency_us, simulate_a2a_row(*b, r, samples, seed), "us", in_fit};
+      CheckRow c{path,
+                 r.backend + " EP" + std::to_string(r.cfg.ep_ranks) +
+                     (r.phase == A2APhase::dispatch ? " dispatch" : " combine"),
+                 r.row,
+                 r.latency_us,
+                 simulate_a2a_row(*b, r, samples, seed),
+                 "us",
+                 in_fit};
       out.push_back(c);
     }
     const std::string probe = doc.at("probe").string();
@@ -42,8 +47,9 @@ std::vector<CheckRow> check_profile(const FabricProfile& p, const std::vector<st
                        r.at("latency_us").number(), p.rdma_alpha_us, "us", in_fit});
       }
       if (probe == "kv_transfer" && r.at("op").string() == "write") {
-        const int nics = static_cast<int>(r.has("nics") ? r.at("nics").positive_integer()
-                                                        : doc.at("parameters").at("nics").positive_integer());
+        const int nics =
+            static_cast<int>(r.has("nics") ? r.at("nics").positive_integer()
+                                           : doc.at("parameters").at("nics").positive_integer());
         const double gbps = doc.at("parameters").at("nic_gbps").positive();
         const double rate = kv_transfer_rate(p, r.at("block_bytes").positive(), nics, gbps);
         out.push_back({path, "kv write " + std::to_string(r.at("block_bytes").integer()) + " B", i,
@@ -57,14 +63,14 @@ std::vector<CheckRow> check_profile(const FabricProfile& p, const std::vector<st
 std::string format_check(const std::vector<CheckRow>& rows) {
   std::string s;
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-44s %4s  %-26s %10s %10s %8s  %s\n", "file", "row", "experiment",
-                "measured", "predicted", "error", "in fit");
+  std::snprintf(buf, sizeof buf, "%-44s %4s  %-26s %10s %10s %8s  %s\n", "file", "row",
+                "experiment", "measured", "predicted", "error", "in fit");
   s += buf;
   double held_sq = 0;
   int held = 0;
   for (const auto& r : rows) {
-    std::snprintf(buf, sizeof buf, "%-44s %4zu  %-26s %10.2f %10.2f %7.1f%%  %s\n",
-                  r.file.c_str(), r.row, r.what.c_str(), r.measured, r.predicted, r.error_pct(),
+    std::snprintf(buf, sizeof buf, "%-44s %4zu  %-26s %10.2f %10.2f %7.1f%%  %s\n", r.file.c_str(),
+                  r.row, r.what.c_str(), r.measured, r.predicted, r.error_pct(),
                   r.used_in_fit ? "yes" : "no (held out)");
     s += buf;
     if (!r.used_in_fit) {

@@ -11,7 +11,9 @@
 namespace pdsim {
 namespace {
 
-const char* phase_name(A2APhase p) { return p == A2APhase::dispatch ? "dispatch" : "combine"; }
+const char* phase_name(A2APhase p) {
+  return p == A2APhase::dispatch ? "dispatch" : "combine";
+}
 
 std::unique_ptr<LinearA2ABackend> make_backend(const std::string& name, FabricProfile p,
                                                const Json& block) {
@@ -22,7 +24,9 @@ std::unique_ptr<LinearA2ABackend> make_backend(const std::string& name, FabricPr
   return std::unique_ptr<LinearA2ABackend>(static_cast<LinearA2ABackend*>(b.release()));
 }
 
-Json json_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json json_or_null(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -47,9 +51,9 @@ A2AFitResult fit_a2a_backend(const std::string& backend, const FabricProfile& ba
   for (size_t j = 0; j < np; ++j) {
     auto f = opt.fixed.find(specs[j].name);
     fitted[j] = f == opt.fixed.end() && specs[j].fitted_by_default;
-    theta[j] = f != opt.fixed.end() ? f->second
+    theta[j] = f != opt.fixed.end()         ? f->second
                : specs[j].fitted_by_default ? specs[j].lower
-                                             : specs[j].default_value;
+                                            : specs[j].default_value;
   }
   std::vector<size_t> free_idx;
   for (size_t j = 0; j < np; ++j)

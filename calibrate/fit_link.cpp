@@ -11,7 +11,9 @@
 namespace pdsim {
 namespace {
 
-Json row_ref(const JsonNode& doc, size_t i) { return {{"file", doc.file()}, {"row", i}}; }
+Json row_ref(const JsonNode& doc, size_t i) {
+  return {{"file", doc.file()}, {"row", i}};
+}
 
 double param_or_row(const JsonNode& doc, const JsonNode& row, std::string_view key) {
   if (row.has(key)) return row.at(key).positive();
@@ -36,7 +38,8 @@ AlphaBetaFit fit_alpha_beta(const std::vector<JsonNode>& docs) {
   }
   AlphaBetaFit f;
   if (bytes.empty()) return f;
-  const bool one_size = std::all_of(bytes.begin(), bytes.end(), [&](double b) { return b == bytes[0]; });
+  const bool one_size =
+      std::all_of(bytes.begin(), bytes.end(), [&](double b) { return b == bytes[0]; });
   const Eigen::Index m = static_cast<Eigen::Index>(bytes.size());
   Eigen::MatrixXd A(m, one_size ? 1 : 2);
   Eigen::VectorXd y(m);
@@ -48,7 +51,9 @@ AlphaBetaFit fit_alpha_beta(const std::vector<JsonNode>& docs) {
   BoundedLsq l = bounded_least_squares(A, y, Eigen::VectorXd::Zero(A.cols()));
   f.alpha_us = l.theta(0);
   f.us_per_byte = one_size ? 0 : l.theta(1);
-  auto se = [&](size_t k) { return std::isfinite(l.std_error[k]) ? Json(l.std_error[k]) : Json(nullptr); };
+  auto se = [&](size_t k) {
+    return std::isfinite(l.std_error[k]) ? Json(l.std_error[k]) : Json(nullptr);
+  };
   f.report = {{"alpha_us", {{"value", f.alpha_us}, {"std_error", se(0)}}},
               {"rows_used", used},
               {"rms_us", std::sqrt(l.sse / static_cast<double>(m))},
@@ -99,8 +104,9 @@ KvCurveFit fit_kv_curve(const std::vector<JsonNode>& docs) {
               {"peak_GBps", peak},
               {"line_rate_GBps", line_GBps},
               {"peak_efficiency", f.peak_efficiency},
-              {"method", "measured write rates as the curve (log-linear interpolation); "
-                         "rdma_nic_efficiency = peak / line rate"}};
+              {"method",
+               "measured write rates as the curve (log-linear interpolation); "
+               "rdma_nic_efficiency = peak / line rate"}};
   return f;
 }
 
@@ -145,10 +151,13 @@ NvlinkFit fit_nvlink(const std::vector<JsonNode>& docs) {
     }
   }
   if (n > 0) f.normal_a2a_GBps = sum / n;
-  f.report = {{"nvlink_GBps", {{"value", f.GBps}, {"rows_used", used_bw},
-                               {"method", "peak all-reduce bus bandwidth"}}},
-              {"nvlink_normal_a2a_GBps", {{"value", f.normal_a2a_GBps}, {"rows_used", used_a2a},
-                                          {"method", "mean of intra-node normal-mode rows"}}}};
+  f.report = {
+      {"nvlink_GBps",
+       {{"value", f.GBps}, {"rows_used", used_bw}, {"method", "peak all-reduce bus bandwidth"}}},
+      {"nvlink_normal_a2a_GBps",
+       {{"value", f.normal_a2a_GBps},
+        {"rows_used", used_a2a},
+        {"method", "mean of intra-node normal-mode rows"}}}};
   return f;
 }
 

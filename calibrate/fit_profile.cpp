@@ -57,8 +57,10 @@ Json files_json(const std::vector<JsonNode>& docs) {
 void relativise_files(Json& j) {
   if (j.is_object()) {
     for (auto& [k, v] : j.items()) {
-      if (k == "file" && v.is_string()) v = provenance_path(v.get<std::string>());
-      else relativise_files(v);
+      if (k == "file" && v.is_string())
+        v = provenance_path(v.get<std::string>());
+      else
+        relativise_files(v);
     }
   } else if (j.is_array()) {
     for (auto& v : j) relativise_files(v);
@@ -96,7 +98,8 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
   // RDMA latency.
   AlphaBetaFit ab = fit_alpha_beta(docs);
   if (ab.report.is_null())
-    throw InputError("<measurement files>", "probe", "a \"pingpong\" measurement for rdma_alpha_us");
+    throw InputError("<measurement files>", "probe",
+                     "a \"pingpong\" measurement for rdma_alpha_us");
   p.rdma_alpha_us = ab.alpha_us;
   fit["rdma_alpha"] = ab.report;
 
@@ -118,11 +121,13 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
     p.kv_reference_nics = 1;
     fit["rdma_nic_efficiency"] = fr.report;
     fit["kv_block_GBps"] = {
-        {"method", "no published KV-transfer curve for this fabric: one NIC's line rate x framing "
-                   "efficiency, flat in block size (an optimistic bound for small blocks)"},
+        {"method",
+         "no published KV-transfer curve for this fabric: one NIC's line rate x framing "
+         "efficiency, flat in block size (an optimistic bound for small blocks)"},
         {"value_GBps_per_nic", per_nic_GBps}};
-    notes.push_back("kv_block_GBps derived from physics (line rate x framing efficiency); "
-                    "small-block overheads not represented");
+    notes.push_back(
+        "kv_block_GBps derived from physics (line rate x framing efficiency); "
+        "small-block overheads not represented");
   } else {
     throw InputError("<measurement files>", "probe",
                      "a \"kv_transfer\" or \"framing\" measurement for rdma_nic_efficiency");
@@ -132,27 +137,29 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
   } else {
     notes.push_back("kv_first_submit_ms: no published figure for this fabric; 0 (not modelled)");
   }
-  if (fr.efficiency > 0 && !kv.curve.x.empty())
-    fit["framing_cross_check"] = fr.report;
+  if (fr.efficiency > 0 && !kv.curve.x.empty()) fit["framing_cross_check"] = fr.report;
 
   // NVLink.
   NvlinkFit nv = fit_nvlink(docs);
   if (nv.GBps <= 0 || nv.normal_a2a_GBps <= 0)
-    throw InputError("<measurement files>", "probe",
-                     "a \"collective\" all_reduce row and intra-node normal-mode \"a2a_phase\" rows "
-                     "for the NVLink figures");
+    throw InputError(
+        "<measurement files>", "probe",
+        "a \"collective\" all_reduce row and intra-node normal-mode \"a2a_phase\" rows "
+        "for the NVLink figures");
   p.nvlink_GBps = nv.GBps;
   p.nvlink_normal_a2a_GBps = nv.normal_a2a_GBps;
   p.nvlink_alpha_us = 0;
   fit["nvlink"] = nv.report;
-  notes.push_back("nvlink_alpha_us = 0: no published NVLink small-message latency; the hwkernels "
-                  "NVLink probe should measure it");
+  notes.push_back(
+      "nvlink_alpha_us = 0: no published NVLink small-message latency; the hwkernels "
+      "NVLink probe should measure it");
 
   // NCCL point-to-point (PP activations): no published figure; the RDMA path's values.
   p.p2p_alpha_us = p.rdma_alpha_us;
   p.p2p_efficiency = p.rdma_nic_efficiency;
-  notes.push_back("p2p_alpha_us / p2p_efficiency: no published NCCL send/recv figure; taken equal "
-                  "to the RDMA path's alpha and NIC efficiency");
+  notes.push_back(
+      "p2p_alpha_us / p2p_efficiency: no published NCCL send/recv figure; taken equal "
+      "to the RDMA path's alpha and NIC efficiency");
 
   // All-to-all backends.
   p.a2a = Json::object();

@@ -34,43 +34,43 @@ void parse_fixes(CalibrateArgs& a) {
 
 }  // namespace
 
-PDSIM_CLI_COMMAND(calibrate, "calibrate", "Fit fabric profiles to measurements and check them",
-                  [](CLI::App& app) -> std::function<int()> {
-                    auto a = std::make_shared<CalibrateArgs>();
-                    app.require_subcommand(1);
-                    CLI::App* fit = app.add_subcommand("fit", "Fit a fabric profile");
-                    fit->add_option("measurements", a->fit.files, "measurement files")->required();
-                    fit->add_option("-o,--output", a->out, "profile to write")->required();
-                    fit->add_option("--name", a->fit.name, "profile name")->required();
-                    fit->add_option("--transport", a->fit.transport, "srd or rc")->required();
-                    fit->add_option("--instance", a->fit.instance, "instance type (provenance)");
-                    fit->add_option("--alternate", a->fit.alternates,
-                                    "measurement files fitted separately and compared");
-                    fit->add_option("--fix", a->fixes, "hold BACKEND.PARAM=VALUE");
-                    fit->add_option("--samples", a->samples, "routing samples per row");
-                    fit->add_option("--seed", a->seed, "routing seed");
-                    CLI::App* check = app.add_subcommand("check", "Prediction error per row");
-                    check->add_option("profile", a->profile, "fabric profile")->required();
-                    check->add_option("measurements", a->check_files, "measurement files")
-                        ->required();
-                    check->add_option("--samples", a->samples, "routing samples per row");
-                    check->add_option("--seed", a->seed, "routing seed");
-                    return [a, fit, check]() -> int {
-                      a->fit.a2a.samples = a->samples;
-                      a->fit.a2a.seed = a->seed;
-                      if (fit->parsed()) {
-                        parse_fixes(*a);
-                        pdsim::FabricProfile p = pdsim::fit_fabric_profile(a->fit);
-                        pdsim::write_file_atomic(a->out, pdsim::fabric_profile_to_json(p).dump(2) + "\n");
-                        std::cout << "wrote " << a->out << "\n";
-                        return 0;
-                      }
-                      if (check->parsed()) {
-                        pdsim::FabricProfile p = pdsim::load_fabric_profile(a->profile);
-                        std::cout << pdsim::format_check(pdsim::check_profile(
-                            p, a->check_files, a->samples, a->seed));
-                        return 0;
-                      }
-                      return 1;
-                    };
-                  })
+PDSIM_CLI_COMMAND(
+    calibrate, "calibrate", "Fit fabric profiles to measurements and check them",
+    [](CLI::App& app) -> std::function<int()> {
+      auto a = std::make_shared<CalibrateArgs>();
+      app.require_subcommand(1);
+      CLI::App* fit = app.add_subcommand("fit", "Fit a fabric profile");
+      fit->add_option("measurements", a->fit.files, "measurement files")->required();
+      fit->add_option("-o,--output", a->out, "profile to write")->required();
+      fit->add_option("--name", a->fit.name, "profile name")->required();
+      fit->add_option("--transport", a->fit.transport, "srd or rc")->required();
+      fit->add_option("--instance", a->fit.instance, "instance type (provenance)");
+      fit->add_option("--alternate", a->fit.alternates,
+                      "measurement files fitted separately and compared");
+      fit->add_option("--fix", a->fixes, "hold BACKEND.PARAM=VALUE");
+      fit->add_option("--samples", a->samples, "routing samples per row");
+      fit->add_option("--seed", a->seed, "routing seed");
+      CLI::App* check = app.add_subcommand("check", "Prediction error per row");
+      check->add_option("profile", a->profile, "fabric profile")->required();
+      check->add_option("measurements", a->check_files, "measurement files")->required();
+      check->add_option("--samples", a->samples, "routing samples per row");
+      check->add_option("--seed", a->seed, "routing seed");
+      return [a, fit, check]() -> int {
+        a->fit.a2a.samples = a->samples;
+        a->fit.a2a.seed = a->seed;
+        if (fit->parsed()) {
+          parse_fixes(*a);
+          pdsim::FabricProfile p = pdsim::fit_fabric_profile(a->fit);
+          pdsim::write_file_atomic(a->out, pdsim::fabric_profile_to_json(p).dump(2) + "\n");
+          std::cout << "wrote " << a->out << "\n";
+          return 0;
+        }
+        if (check->parsed()) {
+          pdsim::FabricProfile p = pdsim::load_fabric_profile(a->profile);
+          std::cout << pdsim::format_check(
+              pdsim::check_profile(p, a->check_files, a->samples, a->seed));
+          return 0;
+        }
+        return 1;
+      };
+    })

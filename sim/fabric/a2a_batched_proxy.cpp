@@ -5,7 +5,8 @@
 // so it is not a parameter.
 //   fixed:    latency_us         (kernel, completion signalling)
 //             count_exchange_us  (dispatch only, ranks with RDMA peers)
-//   branches: wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) × wire_time_factor
+//   branches: wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) ×
+//   wire_time_factor
 //             nvlink_us = NVLink bytes / nvlink_GBps (send or receive side)
 #include "sim/fabric/linear_a2a_backend.hpp"
 

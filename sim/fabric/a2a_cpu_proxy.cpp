@@ -5,8 +5,8 @@
 //   fixed:    latency_us       (kernel, completion signalling, network round trip)
 //             fifo_latency_us  (command visible to the proxy; published FIFO path cost)
 //   branches: proxy_us  = remote messages / proxy_threads × (post_us_per_msg + fifo_us_per_msg)
-//             wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) × wire_time_factor
-//             nvlink_us = NVLink bytes / nvlink_GBps (send or receive side)
+//             wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) ×
+//             wire_time_factor nvlink_us = NVLink bytes / nvlink_GBps (send or receive side)
 #include "sim/fabric/linear_a2a_backend.hpp"
 
 namespace pdsim {

@@ -4,8 +4,9 @@
 // `intranode_nvlink` is true (DeepEP since June 2025), RDMA loop-back otherwise.
 //   fixed:    latency_us = {dispatch,combine}_latency_us (launch, completion flags, one RTT)
 //   branches: issue_us  = remote messages sent × issue_us_per_msg
-//             wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) × wire_time_factor
-//             nvlink_us = NVLink copies sent × nvlink_us_per_msg + NVLink bytes / nvlink_GBps
+//             wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) ×
+//             wire_time_factor nvlink_us = NVLink copies sent × nvlink_us_per_msg + NVLink bytes /
+//             nvlink_GBps
 //                         (receive side: bytes only — the sender's stores land in its buffer)
 #include "sim/fabric/linear_a2a_backend.hpp"
 

@@ -21,8 +21,8 @@ struct A2AConfig {
   int num_experts = 256;
   int top_k = 8;
   int hidden = 6144;
-  double nics_per_gpu = 2;      // NICs an EP rank can use (p5en: 16 NICs / 8 GPUs)
-  double nic_gbps = 200;        // line rate per NIC
+  double nics_per_gpu = 2;  // NICs an EP rank can use (p5en: 16 NICs / 8 GPUs)
+  double nic_gbps = 200;    // line rate per NIC
   int experts_per_rank() const { return num_experts / ep_ranks; }
   int node_of(int rank) const { return rank / gpus_per_node; }
 };
@@ -34,14 +34,14 @@ double a2a_message_bytes(const A2AConfig& c, A2APhase phase);
 
 struct Routing {
   int ranks = 0;
-  std::vector<int> copies;             // copies[src * ranks + dst]: (token, expert) copies src→dst
+  std::vector<int> copies;  // copies[src * ranks + dst]: (token, expert) copies src→dst
   std::vector<int> tokens_per_expert;  // global expert id → tokens routed to it
   int at(int src, int dst) const { return copies[static_cast<size_t>(src * ranks + dst)]; }
 };
 Routing sample_routing(const A2AConfig& c, const std::vector<int>& tokens_per_rank, Rng& rng);
 
 struct A2APhaseTime {
-  double total_us = 0;               // phase duration (slowest rank, barrier included)
+  double total_us = 0;  // phase duration (slowest rank, barrier included)
   int slowest_rank = -1;
   std::map<std::string, double> terms_us;  // the slowest rank's time split into named terms
   // The slowest rank's pipelined resources that were hidden under the binding one (terms_us sums

@@ -28,8 +28,8 @@ FabricProfile fabric_profile_from_json(const Json& doc, const std::string& file)
   JsonNode n = JsonNode::from_json(doc, file);
   n.expect_only({"schema", "name", "transport", "provenance", "fit", "rdma_alpha_us",
                  "rdma_nic_efficiency", "nvlink_alpha_us", "nvlink_GBps", "nvlink_normal_a2a_GBps",
-                 "a2a", "kv_block_GBps", "kv_reference_nics", "kv_first_submit_ms",
-                 "p2p_alpha_us", "p2p_efficiency"});
+                 "a2a", "kv_block_GBps", "kv_reference_nics", "kv_first_submit_ms", "p2p_alpha_us",
+                 "p2p_efficiency"});
   if (n.at("schema").string() != kFabricProfileSchema)
     n.at("schema").fail(std::string("expected \"") + kFabricProfileSchema + "\"");
   FabricProfile p;

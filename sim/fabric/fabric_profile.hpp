@@ -10,25 +10,25 @@
 namespace pdsim {
 
 struct FabricProfile {
-  std::string file;            // where it was loaded from (error messages); not serialised
-  std::string name;            // "efa-p5en"
-  std::string transport;       // "srd" or "rc"
-  Json provenance;             // measurement files used, fit date, tool version
-  Json fit;                    // residuals and parameter uncertainty per fitted block
+  std::string file;       // where it was loaded from (error messages); not serialised
+  std::string name;       // "efa-p5en"
+  std::string transport;  // "srd" or "rc"
+  Json provenance;        // measurement files used, fit date, tool version
+  Json fit;               // residuals and parameter uncertainty per fitted block
 
   // Inter-node RDMA path, per NIC.
-  double rdma_alpha_us = 0;            // one-way small-message latency NIC→NIC
-  double rdma_nic_efficiency = 1.0;    // achieved/line rate for large writes (headers, SRD/RC)
+  double rdma_alpha_us = 0;          // one-way small-message latency NIC→NIC
+  double rdma_nic_efficiency = 1.0;  // achieved/line rate for large writes (headers, SRD/RC)
   // Intra-node NVLink path, per GPU and direction.
   double nvlink_alpha_us = 0;
-  double nvlink_GBps = 0;              // achieved p2p bandwidth per direction
-  double nvlink_normal_a2a_GBps = 0;   // achieved per-GPU bandwidth of normal-mode EP a2a (prefill)
+  double nvlink_GBps = 0;             // achieved p2p bandwidth per direction
+  double nvlink_normal_a2a_GBps = 0;  // achieved per-GPU bandwidth of normal-mode EP a2a (prefill)
 
-  Json a2a;                            // per-backend fitted parameters, keyed by backend name
+  Json a2a;  // per-backend fitted parameters, keyed by backend name
 
   // KV-cache transfer (Mooncake/NIXL-like engines): achieved node-level GB/s against block size,
   // measured with `kv_reference_nics` NICs; scaled linearly with the NICs a transfer uses.
-  EfficiencyCurve kv_block_GBps;       // x = block bytes, eff field holds GB/s
+  EfficiencyCurve kv_block_GBps;  // x = block bytes, eff field holds GB/s
   int kv_reference_nics = 0;
   double kv_first_submit_ms = 0;
 
@@ -37,7 +37,8 @@ struct FabricProfile {
   double p2p_efficiency = 1.0;
 };
 
-FabricProfile load_fabric_profile(const std::string& name_or_path, const std::string& from_file = "",
+FabricProfile load_fabric_profile(const std::string& name_or_path,
+                                  const std::string& from_file = "",
                                   const std::string& field = "fabric.profile");
 Json fabric_profile_to_json(const FabricProfile& p);
 // Parses an in-memory profile document (`file` is used in messages).

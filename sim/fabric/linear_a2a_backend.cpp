@@ -20,8 +20,10 @@ JsonNode a2a_block(const FabricProfile& p, const std::string& name) {
   JsonNode a2a = JsonNode::from_json(std::move(doc), file).at("a2a");
   if (!a2a.has(name))
     throw InputError(file, "a2a." + name,
-                     "missing required field: profile '" + p.name + "' has no parameters for "
-                     "all-to-all backend '" + name + "'");
+                     "missing required field: profile '" + p.name +
+                         "' has no parameters for "
+                         "all-to-all backend '" +
+                         name + "'");
   JsonNode b = a2a.at(name);
   if (b.has("unsupported"))
     b.fail("backend '" + name + "' is not supported on profile '" + p.name +
@@ -38,8 +40,7 @@ LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
   for (const auto& s : specs_) {
     double v = block_.has(s.name) ? block_.at(s.name).number() : s.default_value;
     if (!block_.has(s.name) && s.fitted_by_default && !probe) block_.at(s.name);  // throws
-    if (v < s.lower)
-      block_.at(s.name).fail("expected a value >= " + std::to_string(s.lower));
+    if (v < s.lower) block_.at(s.name).fail("expected a value >= " + std::to_string(s.lower));
     theta_.push_back(v);
   }
   intranode_nvlink_ = block_.bool_or("intranode_nvlink", true);
@@ -60,7 +61,7 @@ double LinearA2ABackend::nvlink_bytes_per_us() const {
 }
 
 LinearA2ABackend::RankEval LinearA2ABackend::slowest(const A2AConfig& c, const Routing& r,
-                                                      A2APhase phase) const {
+                                                     A2APhase phase) const {
   const auto loads = rank_loads(c, r, phase, intranode_nvlink_);
   RankEval worst;
   for (size_t k = 0; k < loads.size(); ++k) {

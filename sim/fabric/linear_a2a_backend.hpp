@@ -16,9 +16,9 @@ namespace pdsim {
 
 struct A2AParamSpec {
   std::string name;
-  double lower = 0;            // physical lower bound (0 for costs, 1 for slow-down factors)
+  double lower = 0;               // physical lower bound (0 for costs, 1 for slow-down factors)
   bool fitted_by_default = true;  // false: held at its value unless the fit is told otherwise
-  double default_value = 0;   // used when not fitted and not given
+  double default_value = 0;       // used when not fitted and not given
 };
 
 struct LinearTerm {

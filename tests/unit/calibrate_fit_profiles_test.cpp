@@ -34,7 +34,8 @@ void expect_same(const Json& a, const Json& b, const std::string& path) {
     }
   } else if (a.is_array()) {
     ASSERT_EQ(a.size(), b.size()) << path;
-    for (size_t i = 0; i < a.size(); ++i) expect_same(a[i], b[i], path + "[" + std::to_string(i) + "]");
+    for (size_t i = 0; i < a.size(); ++i)
+      expect_same(a[i], b[i], path + "[" + std::to_string(i) + "]");
   } else {
     EXPECT_EQ(a, b) << path;
   }
@@ -60,8 +61,8 @@ TEST(CalibrateFitProfiles, EfaP5enEqualsItsFit) {
   o.files = in_published({"uccl-ep-p5en-ll", "uccl-pr505-p5en", "uccl-blog-proxy-path",
                           "pplx-efa-ll", "uccl-blog-rtt-efa", "mooncake-efa-p5en",
                           "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
-  o.alternates = in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching",
-                               "deepep-normal-intranode-h800"});
+  o.alternates =
+      in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching", "deepep-normal-intranode-h800"});
   check_profile_matches_fit(o);
 }
 
@@ -72,8 +73,8 @@ TEST(CalibrateFitProfiles, RoceCx7EqualsItsFit) {
   o.instance = "onprem-h200-cx7";
   o.files = in_published({"deepep-ll-cx7-2025-06", "pplx-cx7-ll", "uccl-blog-rtt-roce",
                           "roce-v2-framing", "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
-  o.alternates = in_published({"pplx-deepep-cx7-ll", "deepep-ll-cx7-2025-02",
-                               "deepep-normal-intranode-h800"});
+  o.alternates =
+      in_published({"pplx-deepep-cx7-ll", "deepep-ll-cx7-2025-02", "deepep-normal-intranode-h800"});
   check_profile_matches_fit(o);
 }
 

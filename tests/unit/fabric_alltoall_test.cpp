@@ -44,7 +44,8 @@ TEST(FabricRouting, CountsAreConsistentAndDeterministic) {
   for (int d = 0; d < 16; ++d) {
     long col = 0, experts = 0;
     for (int s = 0; s < 16; ++s) col += a.at(s, d);
-    for (int e = 16 * d; e < 16 * d + 16; ++e) experts += a.tokens_per_expert[static_cast<size_t>(e)];
+    for (int e = 16 * d; e < 16 * d + 16; ++e)
+      experts += a.tokens_per_expert[static_cast<size_t>(e)];
     EXPECT_EQ(col, experts);
   }
 }

@@ -16,10 +16,10 @@ inline FabricProfile hand_profile() {
   p.nvlink_normal_a2a_GBps = 300;
   p.nvlink_alpha_us = 2;
   p.a2a = Json::object();
-  p.a2a["ibgda"] = {{"dispatch_latency_us", 20},  {"combine_latency_us", 30},
-                    {"issue_us_per_msg", 0.05},   {"nvlink_us_per_msg", 0.01},
-                    {"wire_time_factor", 1.2},    {"intranode_nvlink", true}};
-  p.a2a["cpu-proxy"] = {{"latency_us", 50},       {"post_us_per_msg", 0.8},
+  p.a2a["ibgda"] = {{"dispatch_latency_us", 20}, {"combine_latency_us", 30},
+                    {"issue_us_per_msg", 0.05},  {"nvlink_us_per_msg", 0.01},
+                    {"wire_time_factor", 1.2},   {"intranode_nvlink", true}};
+  p.a2a["cpu-proxy"] = {{"latency_us", 50},        {"post_us_per_msg", 0.8},
                         {"wire_time_factor", 1.0}, {"proxy_threads", 4},
                         {"fifo_latency_us", 3},    {"fifo_us_per_msg", 0.125},
                         {"intranode_nvlink", true}};
