@@ -1,5 +1,6 @@
 // pdsim calibrate fit|check: measurement files → fabric profile, and prediction error of a
 // profile on measurements (held-out ones marked).
+#include <filesystem>
 #include <iostream>
 
 #include "calibrate/check_profile.hpp"
@@ -42,7 +43,7 @@ PDSIM_CLI_COMMAND(
       CLI::App* fit = app.add_subcommand("fit", "Fit a fabric profile");
       fit->add_option("measurements", a->fit.files, "measurement files")->required();
       fit->add_option("-o,--output", a->out, "profile to write")->required();
-      fit->add_option("--name", a->fit.name, "profile name")->required();
+      fit->add_option("--name", a->fit.name, "profile name (default: the output file's stem)");
       fit->add_option("--transport", a->fit.transport, "srd or rc")->required();
       fit->add_option("--instance", a->fit.instance, "instance type (provenance)");
       fit->add_option("--alternate", a->fit.alternates,
@@ -60,6 +61,7 @@ PDSIM_CLI_COMMAND(
         a->fit.a2a.seed = a->seed;
         if (fit->parsed()) {
           parse_fixes(*a);
+          if (a->fit.name.empty()) a->fit.name = std::filesystem::path(a->out).stem().string();
           pdsim::FabricProfile p = pdsim::fit_fabric_profile(a->fit);
           pdsim::write_file_atomic(a->out, pdsim::fabric_profile_to_json(p).dump(2) + "\n");
           std::cout << "wrote " << a->out << "\n";
