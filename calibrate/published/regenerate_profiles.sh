@@ -9,12 +9,17 @@ M=calibrate/published
 export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
 
 # AWS p5en.48xlarge: 8x H200, 16x 200 Gb/s EFA (SRD).
+# The UCCL-EP rows share one shape (EP16, 128 tokens), so cpu-proxy's fixed latency and its
+# per-message cost are not separately identifiable (the free fit puts the latency at its 0 bound);
+# the latency is held at the one-way EFA small-message latency, RTT 20 µs / 2 from
+# uccl-blog-rtt-efa.json (the profile's rdma_alpha_us), and only the per-message cost is fitted.
 "$PDSIM" calibrate fit \
   $M/uccl-ep-p5en-ll.json $M/uccl-pr505-p5en.json $M/uccl-blog-proxy-path.json \
   $M/pplx-efa-ll.json $M/uccl-blog-rtt-efa.json $M/mooncake-efa-p5en.json \
   $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
   --alternate $M/fi-pingpong-efa.json --alternate $M/uccl-blog-ep32-batching.json \
   --alternate $M/deepep-normal-intranode-h800.json \
+  --fix cpu-proxy.latency_us=10 \
   --name efa-p5en --transport srd --instance p5en.48xlarge \
   -o models/profiles/fabric/efa-p5en.json
 

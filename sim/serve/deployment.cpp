@@ -85,6 +85,7 @@ Deployment build_deployment(const Scenario& s) {
   pl.tp = s.prefill.tp;
   pl.pp = s.prefill.pp;
   pl.ep = s.prefill.ep;
+  pl.cp = s.prefill.cp;
   pl.moe_dense_tp = 1;
   pl.mem_fraction_static = s.prefill.mem_fraction_static;
   d.prefill_memory = plan_memory(d.model, d.gpu, pl, kv);

@@ -64,8 +64,8 @@ TEST_P(ScenarioRegression, SummaryMatchesExpected) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioRegression,
                          ::testing::Values("glm51-2p2d-efa-quick", "glm51-2p2d-roce-quick",
                                            "glm51-2p2d-efa", "glm51-2p2d-roce"),
-                         [](const auto& info) {
-                           std::string n = info.param;
+                         [](const auto& p) {
+                           std::string n = p.param;
                            for (char& c : n)
                              if (c == '-' || c == '.') c = '_';
                            return n;
