@@ -50,6 +50,8 @@ DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
   const auto& dc = d.scenario.decode;
   graph_bs_ = dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(dc.speculative.enabled(), dc.cuda_graph_max_bs)
                                        : dc.cuda_graph_bs;
+  launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
+  launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
 }
 
 bool DecodeCostModel::cuda_graph_used(int max_batch) const {
@@ -78,7 +80,7 @@ void DecodeCostModel::refresh(size_t rank, const RankState& s) {
   }
 }
 
-const DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
+DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
   std::string key(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
   auto it = memo_.find(key);
   if (it != memo_.end()) return it->second;
@@ -128,34 +130,50 @@ ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
   ForwardTerms t;
   t.other_us = other;
   if (moe_layers > 0) {
-    const MoeLayer& v = moe_layer(tokens_verify);
+    MoeLayer& v = moe_layer(tokens_verify);
     t.attention_us = moe_layers * attn;
     t.dispatch_us = moe_layers * v.dispatch_us;
     t.combine_us = moe_layers * v.combine_us;
     t.moe_compute_us = moe_layers * v.experts_us;
-    for (const auto& [k, val] : v.dispatch_terms) a2a_terms_sum_["dispatch." + k] += moe_layers * val;
-    for (const auto& [k, val] : v.combine_terms) a2a_terms_sum_["combine." + k] += moe_layers * val;
+    v.uses += moe_layers;
     phases_ += 2L * moe_layers;
   }
   int forwards = 1;
   if (sp.enabled()) {
     // The draft (MTP) layer has one MoE block; its all-to-alls are part of the draft time.
-    const double moe_step = moe_layers > 0 ? moe_total(moe_layer(tokens_draft)) : 0.0;
-    const double moe_ext = moe_layers > 0 ? moe_total(moe_layer(tokens_verify)) : 0.0;
+    double moe_step = 0, moe_ext = 0;
+    if (moe_layers > 0) {
+      MoeLayer& step = moe_layer(tokens_draft);
+      MoeLayer& ext = moe_layer(tokens_verify);
+      moe_step = moe_total(step);
+      moe_ext = moe_total(ext);
+      step.uses += sp.num_steps;
+      ext.uses += 1;
+      phases_ += 2L * (sp.num_steps + 1);
+    }
     t.draft_us = sp.num_steps * (draft_step + moe_step) + draft_extend + moe_ext;
     forwards += sp.num_steps + 1;
-    if (moe_layers > 0) phases_ += 2L * (sp.num_steps + 1);
   }
   // Draft forwards run one layer each: their launch overhead scales with their share of layers.
   const double layer_share = 1.0 + (forwards - 1) / static_cast<double>(d_.model.num_layers);
-  t.launch_us = d_.compute->decode_launch_overhead_us(cuda_graph_used(max_batch)) * layer_share;
+  t.launch_us = (cuda_graph_used(max_batch) ? launch_graph_us_ : launch_eager_us_) * layer_share;
   t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
   return t;
 }
 
 Json DecodeCostModel::stats() const {
+  // Σ over every all-to-all phase simulated of the slowest rank's named terms (draft included).
+  // Entries are visited in key order so the floating-point sums do not depend on hashing.
+  std::map<std::string, const MoeLayer*> ordered;
+  for (const auto& [key, layer] : memo_) ordered.emplace(key, &layer);
+  std::map<std::string, double> sum;
+  for (const auto& [key, layer] : ordered) {
+    const double uses = static_cast<double>(layer->uses);
+    for (const auto& [k, v] : layer->dispatch_terms) sum["dispatch." + k] += uses * v;
+    for (const auto& [k, v] : layer->combine_terms) sum["combine." + k] += uses * v;
+  }
   Json terms = Json::object();
-  for (const auto& [k, v] : a2a_terms_sum_) terms[k] = v;
+  for (const auto& [k, v] : sum) terms[k] = v;
   return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
               {"a2a_terms_total_us", terms}, {"cuda_graph_bs", graph_bs_}};
 }

@@ -50,22 +50,23 @@ class DecodeCostModel {
   struct MoeLayer {
     double dispatch_us = 0, combine_us = 0, experts_us = 0;
     std::map<std::string, double> dispatch_terms, combine_terms;
+    long uses = 0;  // MoE layers costed with this entry
   };
   struct RankCache {
     uint64_t version = ~0ULL;
     double sum_context = -1;
     double attn_verify = 0, other_verify = 0, draft_step = 0, draft_extend = 0;
   };
-  const MoeLayer& moe_layer(const std::vector<int>& tokens_per_rank);
+  MoeLayer& moe_layer(const std::vector<int>& tokens_per_rank);
   void refresh(size_t rank, const RankState& s);
   double moe_total(const MoeLayer& m) const { return m.dispatch_us + m.experts_us + m.combine_us; }
 
   const Deployment& d_;
   uint64_t seed_;
   std::vector<int> graph_bs_;
+  double launch_graph_us_ = 0, launch_eager_us_ = 0;  // per target forward, computed once
   std::vector<RankCache> cache_;
   std::unordered_map<std::string, MoeLayer> memo_;
-  std::map<std::string, double> a2a_terms_sum_;
   long phases_ = 0;
 };
 

@@ -37,11 +37,11 @@ struct DecodeRank {
   int slots_free = 0;
   std::deque<int> waiting;  // requests waiting for a reservation, FIFO
   std::vector<int> running;
-  RankState state;
 };
 
 struct DecodeInstance {
   std::vector<DecodeRank> ranks;
+  std::vector<RankState> states;  // per rank: contexts of `running`, in the same order
   std::vector<int> arrived;  // KV complete, not yet admitted
   sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
   int expected = 0, finished = 0;
@@ -259,7 +259,6 @@ void ServingSim::finish(int di, int rank, int id, double now) {
 void ServingSim::decode(int di) {
   DecodeInstance& inst = *decode_[static_cast<size_t>(di)];
   Rng rng = Rng(seed_).fork(1000 + static_cast<uint64_t>(di));
-  std::vector<RankState> states(inst.ranks.size());
   while (true) {
     {
       Lock lk(*mu_);
@@ -273,8 +272,9 @@ void ServingSim::decode(int di) {
           continue;
         }
         r.running.push_back(id);
-        r.state.contexts.push_back(specs_[i].input_len + 1);
-        ++r.state.version;
+        RankState& st = inst.states[static_cast<size_t>(rank_of_[i])];
+        st.contexts.push_back(specs_[i].input_len + 1);
+        ++st.version;
       }
       inst.arrived.clear();
       bool busy = false;
@@ -284,9 +284,8 @@ void ServingSim::decode(int di) {
         inst.cv->wait(lk);
         continue;
       }
-      for (size_t k = 0; k < inst.ranks.size(); ++k) states[k] = inst.ranks[k].state;
     }
-    const ForwardTerms t = decode_cost_.iteration(states);
+    const ForwardTerms t = decode_cost_.iteration(inst.states);
     sg4::this_actor::sleep_for(us_to_s(t.total_us()));
     Lock lk(*mu_);
     const double now = sg4::Engine::get_clock();
@@ -295,6 +294,7 @@ void ServingSim::decode(int di) {
     int max_batch = 0;
     for (size_t k = 0; k < inst.ranks.size(); ++k) {
       DecodeRank& r = inst.ranks[k];
+      RankState& st = inst.states[k];
       max_batch = std::max(max_batch, static_cast<int>(r.running.size()));
       batch_sum_ += static_cast<double>(r.running.size());
       for (size_t j = 0; j < r.running.size();) {
@@ -302,14 +302,14 @@ void ServingSim::decode(int di) {
         const size_t i = static_cast<size_t>(id);
         const int tokens = std::min(accept_.sample_tokens(rng), remaining_[i]);
         emit(id, tokens, now);
-        r.state.contexts[j] += tokens;
+        st.contexts[j] += tokens;
         if (remaining_[i] > 0) {
           ++j;
           continue;
         }
         r.running.erase(r.running.begin() + static_cast<long>(j));
-        r.state.contexts.erase(r.state.contexts.begin() + static_cast<long>(j));
-        ++r.state.version;
+        st.contexts.erase(st.contexts.begin() + static_cast<long>(j));
+        ++st.version;
         finish(di, static_cast<int>(k), id, now);
       }
     }
@@ -386,6 +386,7 @@ SimResults ServingSim::run() {
   for (int i = 0; i < s.decode.instances; ++i) {
     auto inst = std::make_unique<DecodeInstance>();
     inst->ranks.resize(static_cast<size_t>(d_.decode_ranks));
+    inst->states.resize(static_cast<size_t>(d_.decode_ranks));
     for (auto& r : inst->ranks) {
       r.kv_free_tokens = d_.decode_memory.kv_capacity_tokens;
       r.slots_free = d_.max_requests_per_rank;
@@ -427,7 +428,10 @@ SimResults ServingSim::run() {
 
 SimResults simulate(const Deployment& d, uint64_t seed) {
   std::vector<std::string> args = {"pdsim", "--log=root.thres:critical", "--cfg=network/model:CM02",
-                                   "--cfg=network/crosstraffic:0"};
+                                   "--cfg=network/crosstraffic:0",
+                                   // Shallow actors: 256 KiB stacks instead of 8 MiB keep the
+                                   // thousands of short KV-transfer actors cheap to create.
+                                   "--cfg=contexts/stack-size:256"};
 #ifdef PDSIM_SANITIZE
   args.push_back("--cfg=contexts/factory:thread");  // raw context switches confuse ASan
 #endif
