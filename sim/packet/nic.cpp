@@ -26,6 +26,7 @@ Packet* Nic::pull() {
     Connection* c = active_[rr_];
     Picoseconds w = std::numeric_limits<Picoseconds>::max();
     if (Packet* p = c->next_packet(now, &w)) {
+      p->hop = 1;  // hops[0] is this port, which the packet is now on
       ++rr_;
       return p;
     }

@@ -1,5 +1,8 @@
 #include "sim/packet/srd.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "sim/packet/nic.hpp"
 
 namespace pdsim::packet {
@@ -58,7 +61,7 @@ Packet* SrdConnection::send(uint64_t psn, Picoseconds now, bool retransmit) {
   p->route = data_route(p->path);
   p->retransmit = retransmit;
   if (!retransmit) ++inflight_;
-  deadlines_.push_back({psn, now + env_.params->srd_rto_ps, p->path});
+  deadlines_.push_back({psn, now + rto_ps(), p->path});
   if (!timer_pending_) {
     timer_pending_ = true;
     env_.events->schedule(deadlines_.front().at, this);
@@ -105,8 +108,23 @@ void SrdConnection::on_data(Packet* pkt) {
   forward(pkt);
 }
 
+Picoseconds SrdConnection::rto_ps() const {
+  const auto est = static_cast<Picoseconds>(srtt_ps_ + 4 * rttvar_ps_);
+  return std::max(env_.params->srd_rto_ps, est);
+}
+
 void SrdConnection::on_control(Packet* pkt) {
   const uint64_t psn = pkt->seq;
+  if (!pkt->retransmit && !acked_[psn]) {
+    const auto rtt = static_cast<double>(env_.events->now() - pkt->sent_at);
+    if (srtt_ps_ == 0) {
+      srtt_ps_ = rtt;
+      rttvar_ps_ = rtt / 2;
+    } else {
+      rttvar_ps_ = 0.75 * rttvar_ps_ + 0.25 * std::abs(srtt_ps_ - rtt);
+      srtt_ps_ = 0.875 * srtt_ps_ + 0.125 * rtt;
+    }
+  }
   if (pkt->ecn_echo) penalised_until_[pkt->path] = env_.events->now() + env_.params->srd_path_penalty_ps;
   if (!acked_[psn]) {
     acked_[psn] = 1;

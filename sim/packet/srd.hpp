@@ -4,7 +4,7 @@
 // its packets have arrived, every packet is acknowledged selectively, a lost packet is resent
 // alone after a µs-scale timeout, and the sender steers away from paths that marked ECN or
 // lost a packet (they are skipped for `srd_path_penalty_ps`). A window of in-flight packets
-// bounds the sender.
+// bounds the sender; the timeout adapts to the measured RTT above a configured minimum.
 #include <deque>
 #include <utility>
 #include <vector>
@@ -43,6 +43,10 @@ class SrdConnection : public Connection {
   std::deque<Deadline> deadlines_;  // in send order, so sorted by time
   int64_t inflight_ = 0;  // distinct PSNs sent and not yet acknowledged
   bool timer_pending_ = false;
+  // Retransmit timeout: Jacobson/Karels estimate from ACKs of first transmissions (Karn),
+  // never below the configured minimum, so queueing delay does not trigger spurious resends.
+  Picoseconds rto_ps() const;
+  double srtt_ps_ = 0, rttvar_ps_ = 0;
 };
 
 }  // namespace pdsim::packet

@@ -60,14 +60,14 @@ TEST(PacketExperiment, MalformedFilesGetClearErrors) {
   d["switch"]["ecn"]["kmn_bytes"] = 5;  // typo
   EXPECT_NE(error_of(d).find("kmn_bytes"), std::string::npos);
   d = small_a2a();
-  d["workloads"][0]["ep_ranks"] = 64;  // does not fit in 4 nodes of 2 GPUs
-  EXPECT_NE(error_of(d).find("workloads[0].ep_ranks"), std::string::npos);
+  d["workloads"][0]["ep_ranks"] = 16;  // does not fit in 4 nodes of 2 GPUs
+  EXPECT_NE(error_of(d).find("workloads[0].ep_ranks"), std::string::npos) << error_of(d);
   d = small_a2a();
   d["workloads"][1]["kind"] = "teleport";
   EXPECT_NE(error_of(d).find("workloads[1].kind"), std::string::npos);
   d = small_a2a();
-  d["topology"]["k"] = "twelve";
-  EXPECT_NE(error_of(d).find("topology.k"), std::string::npos);
+  d["topology"]["leaves"] = "two";
+  EXPECT_NE(error_of(d).find("topology.leaves"), std::string::npos);
 }
 
 TEST(PacketExperiment, SetOverridesFieldsAndRejectsUnknownPaths) {
