@@ -1,10 +1,11 @@
-// pdsim calibrate fit|check: measurement files → fabric profile, and prediction error of a
-// profile on measurements (held-out ones marked).
+// pdsim calibrate fit|check|import: measurement files → fabric profile, prediction error of a
+// profile on measurements (held-out ones marked), and third-party tool outputs → measurement files.
 #include <filesystem>
 #include <iostream>
 
 #include "calibrate/check_profile.hpp"
 #include "calibrate/fit_profile.hpp"
+#include "calibrate/measurement.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -13,7 +14,7 @@ namespace {
 
 struct CalibrateArgs {
   pdsim::ProfileFitOptions fit;
-  std::string out, profile;
+  std::string out, profile, format, import_file, import_out;
   std::vector<std::string> fixes, check_files;
   int samples = 8;
   uint64_t seed = 1;
@@ -56,7 +57,13 @@ PDSIM_CLI_COMMAND(
       check->add_option("measurements", a->check_files, "measurement files")->required();
       check->add_option("--samples", a->samples, "routing samples per row");
       check->add_option("--seed", a->seed, "routing seed");
-      return [a, fit, check]() -> int {
+      CLI::App* imp = app.add_subcommand("import", "Convert a tool's output into a measurement file");
+      imp->add_option("--format", a->format,
+                      "input format: " + pdsim::MeasurementImporterRegistry::instance().names())
+          ->required();
+      imp->add_option("file", a->import_file, "the tool's output")->required();
+      imp->add_option("-o,--output", a->import_out, "measurement file to write (default: stdout)");
+      return [a, fit, check, imp]() -> int {
         a->fit.a2a.samples = a->samples;
         a->fit.a2a.seed = a->seed;
         if (fit->parsed()) {
@@ -71,6 +78,19 @@ PDSIM_CLI_COMMAND(
           pdsim::FabricProfile p = pdsim::load_fabric_profile(a->profile);
           std::cout << pdsim::format_check(
               pdsim::check_profile(p, a->check_files, a->samples, a->seed));
+          return 0;
+        }
+        if (imp->parsed()) {
+          auto importer = pdsim::MeasurementImporterRegistry::instance().create(
+              a->format, "<command line>", "--format");
+          const std::string text = pdsim::read_file(a->import_file);
+          const std::string json = importer->parse(text, a->import_file).dump(2) + "\n";
+          if (a->import_out.empty()) {
+            std::cout << json;
+          } else {
+            pdsim::write_file_atomic(a->import_out, json);
+            std::cout << "wrote " << a->import_out << "\n";
+          }
           return 0;
         }
         return 1;

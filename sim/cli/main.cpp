@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);  // prints the message (or the help)
+    return rc == 0 ? 0 : 2;      // every bad command line exits 2, like other bad input
   }
   try {
     for (auto& [sub, action] : actions)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# End-to-end checks of the pdsim binary as a user meets it: exit codes and one-line errors that
+# name the file, the field path and the expectation; outputs written where promised.
+# Usage: tests/cli/cli_test.sh PDSIM SOURCE_DIR
+set -u
+PDSIM=$1; SRC=$2
+export PDSIM_DATA_DIR=$SRC
+S=$SRC/scenarios/glm51-2p2d-efa-quick.json
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0; pass=0
+expect() {  # expect NAME WANT_RC PATTERN -- command...
+  local name=$1 want=$2 pat=$3; shift 4
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
+    echo "FAIL $name: rc=$rc (want $want), output:"; echo "$out" | tail -5; fail=$((fail+1))
+  else
+    pass=$((pass+1))
+  fi
+}
+expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
+expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
+expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
+expect unknown-model 2 "unknown name 'glm-9'" -- "$PDSIM" run "$S" --set model=glm-9 --out "$T/a"
+expect unreadable 2 "$T/nope.json: cannot open file for reading" -- "$PDSIM" run "$T/nope.json"
+expect ep-not-dividing 3 "does not divide 256 experts" -- "$PDSIM" run "$S" --set decode.nodes_per_instance=3 --set decode.tp=24 --set decode.dp=24 --set decode.ep=24 --out "$T/a"
+expect memory 3 "infeasible deployment" -- "$PDSIM" run "$S" --set decode.mem_fraction_static=0.3 --out "$T/a"
+echo '{"model": 5}' > "$T/bad.json"
+expect missing-field 2 "$T/bad.json: field 'model': expected a string, got number" -- "$PDSIM" run "$T/bad.json"
+expect bad-flag 2 "seed" -- "$PDSIM" run "$S" --seed notanumber
+[ -e "$T/a" ] && { echo "FAIL: a failed run left $T/a behind"; fail=$((fail+1)); }
+# A good run writes its outputs; the same seed gives byte-identical summaries.
+"$PDSIM" run "$S" --out "$T/r1" >/dev/null && "$PDSIM" run "$S" --out "$T/r2" >/dev/null
+for f in summary.json requests.csv itl.csv scenario.resolved.json; do
+  if cmp -s "$T/r1/$f" "$T/r2/$f"; then pass=$((pass+1)); else echo "FAIL determinism: $f differs"; fail=$((fail+1)); fi
+done
+expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl"
+expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
+expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
+expect list 0 "cpu-proxy" -- "$PDSIM" list
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
