@@ -44,9 +44,15 @@ class Feeder {
   virtual Packet* pull() = 0;  // next packet to send now, or nullptr
 };
 
-// Integer picoseconds to serialise `bytes` at `rate_bps` (rounded up).
+// Integer picoseconds to serialise `bytes` at `rate_bps` (rounded up). bytes × 8e12 overflows
+// 64 bits above ~1.15 MB (a PAUSE frame's 65535 quanta are 4.2 MB), so large sizes use 128 bits.
 inline Picoseconds serialisation_ps(int64_t bytes, int64_t rate_bps) {
-  return (bytes * 8'000'000'000'000 + rate_bps - 1) / rate_bps;
+  constexpr int64_t kPsBitsPerS = 8'000'000'000'000;
+  if (bytes <= (INT64_MAX - rate_bps) / kPsBitsPerS)
+    return (bytes * kPsBitsPerS + rate_bps - 1) / rate_bps;
+  __extension__ using Wide = __int128;
+  return static_cast<Picoseconds>((static_cast<Wide>(bytes) * kPsBitsPerS + rate_bps - 1) /
+                                  rate_bps);
 }
 
 struct QueueEnv {
