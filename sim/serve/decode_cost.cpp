@@ -58,6 +58,12 @@ bool DecodeCostModel::cuda_graph_used(int max_batch) const {
   return !graph_bs_.empty() && max_batch <= graph_bs_.back();
 }
 
+double DecodeCostModel::cost_us(const StepCost& c) {
+  for (const auto& op : c.ops)
+    if (op.out_of_range) out_of_range_ops_.insert(op.name);
+  return c.total_us();
+}
+
 void DecodeCostModel::refresh(size_t rank, const RankState& s) {
   RankCache& c = cache_[rank];
   const double sum = std::accumulate(s.contexts.begin(), s.contexts.end(), 0.0);
@@ -71,12 +77,12 @@ void DecodeCostModel::refresh(size_t rank, const RankState& s) {
   }
   const ComputeModel& cm = *d_.compute;
   DecodeRankBatch b{s.contexts, d_.query_tokens_per_request()};
-  c.attn_verify = d_.model.is_moe() ? cm.decode_attention_layer(b).total_us() : 0.0;
-  c.other_verify = cm.decode_non_moe(b).total_us();
+  c.attn_verify = d_.model.is_moe() ? cost_us(cm.decode_attention_layer(b)) : 0.0;
+  c.other_verify = cost_us(cm.decode_non_moe(b));
   if (d_.scenario.decode.speculative.enabled()) {
     DecodeRankBatch one{s.contexts, 1};
-    c.draft_step = cm.decode_draft_step(one).total_us();
-    c.draft_extend = cm.decode_draft_step(b).total_us();
+    c.draft_step = cost_us(cm.decode_draft_step(one));
+    c.draft_extend = cost_us(cm.decode_draft_step(b));
   }
 }
 
@@ -98,7 +104,7 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
     double experts = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
       std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
-      experts = std::max(experts, d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]).total_us());
+      experts = std::max(experts, cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)])));
     }
     m.dispatch_us += disp.total_us / samples;
     m.combine_us += comb.total_us / samples;
@@ -175,6 +181,7 @@ Json DecodeCostModel::stats() const {
   Json terms = Json::object();
   for (const auto& [k, v] : sum) terms[k] = v;
   return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
+              {"ops_outside_gpu_profile_range", out_of_range_ops_},
               {"a2a_terms_total_us", terms}, {"cuda_graph_bs", graph_bs_}};
 }
 

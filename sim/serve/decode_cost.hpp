@@ -11,6 +11,7 @@
 // memo does not depend on call order); a rank's attention cost is re-computed when its set of
 // requests changes or its total context has grown by more than `recompute_tolerance`.
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -44,7 +45,7 @@ class DecodeCostModel {
   ForwardTerms iteration(const std::vector<RankState>& ranks);
   bool cuda_graph_used(int max_batch) const;
   const std::vector<int>& cuda_graph_bs() const { return graph_bs_; }
-  Json stats() const;  // memo sizes, a2a term means
+  Json stats() const;  // memo sizes, a2a term totals, ops costed outside the GPU profile's range
 
  private:
   struct MoeLayer {
@@ -59,6 +60,7 @@ class DecodeCostModel {
   };
   MoeLayer& moe_layer(const std::vector<int>& tokens_per_rank);
   void refresh(size_t rank, const RankState& s);
+  double cost_us(const StepCost& c);  // total, noting ops outside the profile's measured range
   double moe_total(const MoeLayer& m) const { return m.dispatch_us + m.experts_us + m.combine_us; }
 
   const Deployment& d_;
@@ -68,6 +70,7 @@ class DecodeCostModel {
   std::vector<RankCache> cache_;
   std::unordered_map<std::string, MoeLayer> memo_;
   long phases_ = 0;
+  std::set<std::string> out_of_range_ops_;
 };
 
 // SGLang's default CUDA-graph capture batch sizes (cuda_graph_runner), cut at max_bs.

@@ -41,10 +41,15 @@ double PrefillCostModel::layer_share(int stage) const {
   return static_cast<double>(num_layers_[static_cast<size_t>(stage)]) / d_.model.num_layers;
 }
 
-ChunkCost PrefillCostModel::stage_chunk(int stage, const std::vector<PrefillSegment>& chunk) const {
+ChunkCost PrefillCostModel::stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
+                                        std::set<std::string>* out_of_range) const {
   const PrefillLayout l = layout(stage);
   ChunkCost c;
-  c.compute_us = d_.compute->prefill_chunk(chunk, l).total_us();
+  const StepCost compute = d_.compute->prefill_chunk(chunk, l);
+  c.compute_us = compute.total_us();
+  if (out_of_range)
+    for (const auto& op : compute.ops)
+      if (op.out_of_range) out_of_range->insert(op.name);
   double new_tokens = 0;
   for (const auto& s : chunk) new_tokens += s.new_tokens;
   const double tokens_per_gpu = new_tokens / l.cp;

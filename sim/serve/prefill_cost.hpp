@@ -4,6 +4,8 @@
 // evenly under uniform routing). Stage time = compute + per layer (CP KV all-gather over
 // NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all serial: DeepEP
 // normal mode synchronises with the CPU, so nothing is assumed to overlap.
+#include <set>
+#include <string>
 #include <vector>
 
 #include "sim/serve/deployment.hpp"
@@ -18,7 +20,9 @@ struct ChunkCost {
 class PrefillCostModel {
  public:
   explicit PrefillCostModel(const Deployment& d);
-  ChunkCost stage_chunk(int stage, const std::vector<PrefillSegment>& chunk) const;
+  // `out_of_range`, if given, collects ops costed outside the GPU profile's measured range.
+  ChunkCost stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
+                        std::set<std::string>* out_of_range = nullptr) const;
   PrefillLayout layout(int stage) const;
   // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
   double layer_share(int stage) const;

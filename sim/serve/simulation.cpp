@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <set>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
@@ -95,6 +96,7 @@ class ServingSim {
   double batch_sum_ = 0;
   long chunks_ = 0;
   ChunkCost chunk_sum_;
+  std::set<std::string> prefill_out_of_range_;
   std::vector<double> kv_times_s_, kv_bytes_, kv_part_s_;  // per request; per PP-stage part
 };
 
@@ -184,7 +186,7 @@ void ServingSim::prefill_stage(int pi, int stage) {
         segs.push_back(pc.seg);
         new_tokens += pc.seg.new_tokens;
       }
-      const ChunkCost c = prefill_cost_.stage_chunk(stage, segs);
+      const ChunkCost c = prefill_cost_.stage_chunk(stage, segs, &prefill_out_of_range_);
       sg4::this_actor::sleep_for(us_to_s(c.total_us()));
       chunk_sum_.compute_us += c.compute_us;
       chunk_sum_.cp_exchange_us += c.cp_exchange_us;
@@ -342,6 +344,7 @@ Json ServingSim::extras() const {
         {"cost_model", decode_cost_.stats()}}},
       {"prefill",
        {{"stage_chunks", chunks_},
+        {"ops_outside_gpu_profile_range", prefill_out_of_range_},
         {"mean_stage_chunk_us",
          {{"compute", chunk_sum_.compute_us / chunks}, {"cp_exchange", chunk_sum_.cp_exchange_us / chunks},
           {"a2a", chunk_sum_.a2a_us / chunks}}}}},
