@@ -110,7 +110,7 @@ const Route* Topology::route(int src, int dst, uint64_t entropy) {
   Route r;
   const Endpoint& s = endpoints_[static_cast<size_t>(src)];
   const Endpoint& d = endpoints_[static_cast<size_t>(dst)];
-  r.hops.push_back(s.up);
+  r.push(s.up);
   const size_t nl = leaves_.size();
   const auto dleaf = static_cast<size_t>(leaf_index_[static_cast<size_t>(d.sw)]);
   int sw = s.sw;
@@ -119,11 +119,11 @@ const Route* Topology::route(int src, int dst, uint64_t entropy) {
     if (b == e) throw std::logic_error("packet topology: destination unreachable");
     const uint64_t h = mix(entropy ^ (0x51ed270b27a3f4c9ULL * static_cast<uint64_t>(sw + 1)));
     const Hop& hop = hops_[b + h % (e - b)];
-    r.hops.push_back(hop.q);
+    r.push(hop.q);
     sw = hop.to_switch;
   }
-  r.hops.push_back(d.down);
-  r.hops.push_back(d.sink);
+  r.push(d.down);
+  r.push(d.sink);
   routes_.push_back(std::move(r));
   return &routes_.back();
 }
