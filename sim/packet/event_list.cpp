@@ -90,6 +90,13 @@ void EventList::run(Picoseconds until) {
       Fifo& f = fifos_[static_cast<size_t>(fifo)];
       f.head = (f.head + 1) & (f.ring.size() - 1);
       --f.size;
+      // A FIFO's next events are known: fetch their packet and handler before they are due,
+      // since most of the engine's time is otherwise spent waiting on those cache misses.
+      if (f.size > kPrefetchAhead) {
+        const Event& ahead = f.ring[(f.head + kPrefetchAhead) & (f.ring.size() - 1)];
+        __builtin_prefetch(ahead.pkt);
+        __builtin_prefetch(ahead.handler);
+      }
     }
     now_ = e.at;
     ++events_run_;

@@ -52,6 +52,7 @@ class EventList {
     void push(const Event& e);
   };
   static constexpr size_t kMaxFifos = 16;
+  static constexpr size_t kPrefetchAhead = 4;
   static bool later(const Event& a, const Event& b) {
     return a.at != b.at ? a.at > b.at : a.seq > b.seq;
   }
