@@ -1,5 +1,6 @@
 #include "sim/packet/fabric_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -41,8 +42,19 @@ FabricRunResult run_fabric_experiment(const JsonNode& root, std::optional<uint64
   for (auto& w : workloads) w->start();
   const auto t0 = std::chrono::steady_clock::now();
   net.run();
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const Picoseconds end = net.events.now();
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // The run ends at the last delivery: idle RC local-ACK timers (4.3 s at t = 20) still fire
+  // after everything completed, and utilisation over that time would mean nothing.
+  Picoseconds end = net.events.now();
+  Picoseconds last_delivery = -1;
+  bool all_delivered = true;
+  for (const auto& w : workloads)
+    for (const auto& m : w->records()) {
+      last_delivery = std::max(last_delivery, m.delivered_ps);
+      all_delivered = all_delivered && m.delivered_ps >= 0;
+    }
+  if (all_delivered && last_delivery > 0) end = last_delivery;
 
   FabricRunResult r;
   r.events = net.events.events_run();
@@ -65,8 +77,9 @@ FabricRunResult run_fabric_experiment(const JsonNode& root, std::optional<uint64
         ++missing;
       else
         fct.push_back(f);
-      r.messages_csv += w->name() + "," + std::to_string(m.src) + "," + std::to_string(m.dst) + "," +
-                        std::to_string(m.bytes) + "," + fmt(ps_to_us(m.posted_ps)) + "," + fmt(f) + "\n";
+      r.messages_csv += w->name() + "," + std::to_string(m.src) + "," + std::to_string(m.dst) +
+                        "," + std::to_string(m.bytes) + "," + fmt(ps_to_us(m.posted_ps)) + "," +
+                        fmt(f) + "\n";
     }
     for (size_t i = 0; i < w->phase_us().size(); ++i)
       r.phases_csv += w->name() + "," + std::to_string(i) + "," + fmt(w->phase_us()[i]) + "\n";
@@ -158,7 +171,8 @@ void apply_override(Json& doc, const std::string& file, const std::string& assig
     bool index = false;
     if (pos > 0 && path[pos - 1] == '[') {
       const size_t close = path.find(']', pos);
-      if (close == std::string::npos) throw InputError(file, path, "unterminated '[' in --set path");
+      if (close == std::string::npos)
+        throw InputError(file, path, "unterminated '[' in --set path");
       key = path.substr(pos, close - pos);
       end = close + 1;
       index = true;
