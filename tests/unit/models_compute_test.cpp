@@ -81,7 +81,8 @@ TEST(ModelsCompute, GlmDecodeGroupedExperts) {
   EXPECT_NEAR(g.time_us, 404611072.0 / 4.8e12 * 1e6, 1e-9);
   std::vector<int> half(16, 0);
   for (int i = 0; i < 8; ++i) half[static_cast<size_t>(i)] = 16;
-  const OpCost& h = find(cm.decode_experts_layer(half, 16), "experts.gate_up");
+  const StepCost hc = cm.decode_experts_layer(half, 16);  // keep the cost alive: find returns a reference
+  const OpCost& h = find(hc, "experts.gate_up");
   EXPECT_DOUBLE_EQ(h.flops, g.flops);
   EXPECT_DOUBLE_EQ(h.bytes, 8 * 25171968.0 + 811008.0 + 1048576.0);
   // Shared expert on the 16 own tokens: gate_up [16 × 6144]·[6144 × 4096] = 805,306,368 flops.
@@ -149,7 +150,8 @@ TEST(ModelsCompute, GqaDenseModelDecode) {
   // TP 8: 4 query heads and 1 KV head per rank → flops 4·4·128·1001 = 2,050,048; KV rows
   // 2·1·128·2 = 512 B → 1001·512 + 512 (new token) + 2·4·128·2 (q, out) = 515,072 B.
   q.set_decode_tp(8);
-  const OpCost& a8 = find(q.decode_non_moe(b), "gqa.attention");
+  const StepCost c8 = q.decode_non_moe(b);
+  const OpCost& a8 = find(c8, "gqa.attention");
   EXPECT_DOUBLE_EQ(a8.flops, 2050048.0);
   EXPECT_DOUBLE_EQ(a8.bytes, 515072.0);
   EXPECT_THROW(q.set_decode_tp(3), InfeasibleError);
