@@ -13,7 +13,7 @@ class AwsTopologyImporter final : public MeasurementImporter {
     Json doc;
     try {
       doc = Json::parse(text);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {
       throw InputError(file, "",
                        std::string("expected describe-instance-topology JSON: ") + e.what());
     }

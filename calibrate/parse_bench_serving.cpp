@@ -65,7 +65,7 @@ class BenchServingImporter final : public MeasurementImporter {
       Json list;
       try {
         list = Json::parse(quote_non_finite(body));
-      } catch (const Json::parse_error& e) {
+      } catch (const Json::exception& e) {
         throw InputError(file, "",
                          std::string("expected a JSON list of bench_serving results: ") + e.what());
       }
@@ -81,7 +81,7 @@ class BenchServingImporter final : public MeasurementImporter {
         Json run;
         try {
           run = Json::parse(quote_non_finite(lines[i]));
-        } catch (const Json::parse_error& e) {
+        } catch (const Json::exception& e) {
           parse::fail_line(file, i + 1, std::string(kWant) + "; " + e.what());
         }
         check_run(run, file, i + 1);

@@ -12,7 +12,7 @@ class PplxImporter final : public MeasurementImporter {
     Json doc;
     try {
       doc = Json::parse(text);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {
       throw InputError(file, "", std::string("expected pplx bench_all_to_all JSON: ") + e.what());
     }
     JsonNode root = JsonNode::from_json(std::move(doc), file);

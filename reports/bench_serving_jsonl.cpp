@@ -58,7 +58,7 @@ Json parse_bench_serving_line(const std::string& text, const std::string& file, 
   Json j;
   try {
     j = Json::parse(quote_python_literals(text));
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     throw InputError(file, field_of(line),
                      std::string("expected one JSON object per line: ") + e.what());
   }

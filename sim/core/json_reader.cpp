@@ -19,7 +19,7 @@ JsonNode JsonNode::load_file(const std::string& path) {
   Json doc;
   try {
     doc = Json::parse(ss.str());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     throw InputError(path, "", std::string("expected valid JSON: ") + e.what());
   }
   return from_json(std::move(doc), path);
