@@ -11,24 +11,55 @@ bool has_field(const JsonNode& row, const JsonNode& params, std::string_view key
   return row.has(key) || params.has(key);
 }
 
+// `backend` and `ep`: the row's, else the document's parameters, else its context (importers of
+// DeepEP/UCCL-EP/pplx output cannot know them; the user adds them once per file).
+JsonNode run_field(const JsonNode& row, const JsonNode& params, const JsonNode& ctx,
+                   std::string_view key) {
+  if (row.has(key)) return row.at(key);
+  if (params.has(key)) return params.at(key);
+  if (ctx.has(key)) return ctx.at(key);
+  row.fail("missing \"" + std::string(key) +
+           "\": expected it in the row, in the measurement's \"parameters\" or in its "
+           "\"context\"");
+}
+
+std::string note_row(size_t i, const std::string& why) {
+  return "results[" + std::to_string(i) + "]: skipped, " + why;
+}
+
 }  // namespace
 
-std::vector<A2ARow> low_latency_rows(const JsonNode& doc) {
+std::vector<A2ARow> low_latency_rows(const JsonNode& doc, std::vector<std::string>* notes) {
   std::vector<A2ARow> out;
   if (doc.at("probe").string() != "a2a_phase") return out;
-  const JsonNode params = doc.has("parameters") ? doc.at("parameters")
-                                                : JsonNode::from_json(Json::object(), doc.file());
+  const JsonNode empty = JsonNode::from_json(Json::object(), doc.file());
+  const JsonNode params = doc.has("parameters") ? doc.at("parameters") : empty;
+  const JsonNode ctx = doc.has("context") ? doc.at("context") : empty;
+  auto skip = [&](size_t i, const std::string& why) {
+    if (notes) notes->push_back(note_row(i, why));
+  };
   const JsonNode results = doc.at("results");
   for (size_t i = 0; i < results.size(); ++i) {
     const JsonNode r = results.at(i);
     const std::string mode =
         has_field(r, params, "mode") ? field(r, params, "mode").string() : "low_latency";
     if (mode != "low_latency" || r.has("variant")) continue;
+    // Imported rows also carry combined phases ("dispatch+combine") and the send/recv halves of
+    // a phase: neither is one full phase of the model.
+    const std::string ph = r.at("phase").string();
+    if (ph != "dispatch" && ph != "combine") {
+      skip(i, "phase \"" + ph + "\" is not \"dispatch\" or \"combine\"");
+      continue;
+    }
+    if (r.has("part") && r.at("part").string() != "both") {
+      skip(i, "part \"" + r.at("part").string() + "\" is only a part of the phase");
+      continue;
+    }
     A2ARow a;
     a.file = doc.file();
     a.row = i;
-    a.backend = r.at("backend").string();
-    a.cfg.ep_ranks = static_cast<int>(r.at("ep").positive_integer());
+    a.backend = run_field(r, params, ctx, "backend").string();
+    a.cfg.ep_ranks = static_cast<int>(run_field(r, params, ctx, "ep").positive_integer());
     a.cfg.gpus_per_node = static_cast<int>(field(r, params, "gpus_per_node").positive_integer());
     a.cfg.num_experts = static_cast<int>(field(r, params, "num_experts").positive_integer());
     a.cfg.top_k = static_cast<int>(field(r, params, "top_k").positive_integer());
@@ -39,13 +70,10 @@ std::vector<A2ARow> low_latency_rows(const JsonNode& doc) {
     a.intranode_nvlink = has_field(r, params, "intranode_nvlink")
                              ? field(r, params, "intranode_nvlink").boolean()
                              : true;
-    const std::string ph = r.at("phase").string();
-    if (ph != "dispatch" && ph != "combine")
-      r.at("phase").fail("expected \"dispatch\" or \"combine\"");
     a.phase = ph == "dispatch" ? A2APhase::dispatch : A2APhase::combine;
     a.latency_us = r.at("latency_us").positive();
     if (a.cfg.num_experts % a.cfg.ep_ranks != 0)
-      r.at("ep").fail("expected an EP size that divides num_experts (" +
+      run_field(r, params, ctx, "ep").fail("expected an EP size that divides num_experts (" +
                       std::to_string(a.cfg.num_experts) + ")");
     out.push_back(a);
   }

@@ -21,8 +21,11 @@ struct A2ARow {
 
 // Rows of one measurement document in low-latency mode without a `variant` (other rows, e.g.
 // normal mode or per-expert batching, measure other mechanisms). Row members override the
-// document's `parameters`.
-std::vector<A2ARow> low_latency_rows(const JsonNode& doc);
+// document's `parameters`; `backend` and `ep` may also come from its `context` (where imported
+// files say what ran). Rows that are not one whole dispatch or combine phase (imported
+// "dispatch+combine" totals, "send"/"recv" parts) are skipped with a line in `notes` ("results[i]: skipped, why").
+std::vector<A2ARow> low_latency_rows(const JsonNode& doc,
+                                     std::vector<std::string>* notes = nullptr);
 
 // Mean simulated phase time over `samples` routings (stream s of Rng(seed)).
 double simulate_a2a_row(const A2ABackend& b, const A2ARow& row, int samples, uint64_t seed);

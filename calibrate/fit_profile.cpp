@@ -38,10 +38,15 @@ Json backend_settings(const std::string& backend, const std::vector<JsonNode>& d
   return s;
 }
 
-std::map<std::string, std::vector<A2ARow>> rows_by_backend(const std::vector<JsonNode>& docs) {
+std::map<std::string, std::vector<A2ARow>> rows_by_backend(const std::vector<JsonNode>& docs,
+                                                            Json* notes = nullptr) {
   std::map<std::string, std::vector<A2ARow>> out;
-  for (const auto& d : docs)
-    for (auto& r : low_latency_rows(d)) out[r.backend].push_back(r);
+  for (const auto& d : docs) {
+    std::vector<std::string> skipped;
+    for (auto& r : low_latency_rows(d, &skipped)) out[r.backend].push_back(r);
+    if (notes)
+      for (const auto& s : skipped) notes->push_back(provenance_path(d.file()) + " " + s);
+  }
   return out;
 }
 
@@ -165,7 +170,7 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
   p.a2a = Json::object();
   Json a2a_fit = Json::object();
   std::map<std::string, A2AFitResult> primary;
-  for (auto& [backend, rows] : rows_by_backend(docs)) {
+  for (auto& [backend, rows] : rows_by_backend(docs, &notes)) {
     A2AFitOptions o = opt.a2a;
     if (auto f = opt.fixed.find(backend); f != opt.fixed.end()) o.fixed = f->second;
     A2AFitResult r = fit_a2a_backend(backend, p, backend_settings(backend, docs), rows, o);

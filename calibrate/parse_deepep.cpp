@@ -1,7 +1,12 @@
 // DeepEP / UCCL-EP test output (test_low_latency.py, test_internode.py): "a2a_phase" rows from
-// the bandwidth/time lines (no "backend": the output does not say; add it to the file's context);
+// the bandwidth/time lines (no "backend": the output does not say; add it to the file's
+// parameters or context); "[tuning] Best ..." lines come from the normal-mode tests and are
+// marked "mode": "normal"; the "[config] k=v, ..." line fills parameters (num_tokens →
+// tokens_per_rank, hidden, num_topk → top_k, num_experts, num_ranks → ep);
 // every other line of the test's chatter is ignored. A line that starts like a known result but
 // does not finish like one is an error (truncated or changed format), not silently dropped.
+#include <cmath>
+
 #include "calibrate/parse_util.hpp"
 
 namespace pdsim {
@@ -89,7 +94,7 @@ void tuning_line(Scanner& s, const Ctx& c) {
       "us, BW: X GB/s (RDMA), Y GB/s (NVL)' form";
   auto phase = s.word();
   c.need(phase.has_value(), want);
-  Json row = {{"phase", *phase}, {"stat", "best"}};
+  Json row = {{"phase", *phase}, {"stat", "best"}, {"mode", "normal"}};
   if (s.lit("(")) {
     auto prec = s.word();
     c.need(prec && s.lit(")"), want);
@@ -123,6 +128,27 @@ void tuning_line(Scanner& s, const Ctx& c) {
   c.results.push_back(row);
 }
 
+// "[config] num_tokens=128, hidden=7168, num_topk=8[, num_experts=256, num_ranks=16, ...]"
+// (separators and the set of keys differ between DeepEP, UCCL-EP and forks; unknown keys and
+// non-numeric values are ignored).
+void config_line(std::string_view rest, Json& params) {
+  static const std::pair<const char*, const char*> keys[] = {{"num_tokens", "tokens_per_rank"},
+                                                             {"hidden", "hidden"},
+                                                             {"num_topk", "top_k"},
+                                                             {"num_experts", "num_experts"},
+                                                             {"num_ranks", "ep"}};
+  for (std::string_view tok : parse::tokens_of(rest)) {
+    while (!tok.empty() && tok.back() == ',') tok.remove_suffix(1);
+    const size_t eq = tok.find('=');
+    if (eq == std::string_view::npos) continue;
+    const auto v = parse::to_number(tok.substr(eq + 1));
+    // Range first: casting a double beyond int64 is undefined (the fuzzer finds such lines).
+    if (!v || !(*v > 0 && *v < 1e15) || *v != std::floor(*v)) continue;
+    for (const auto& [from, to] : keys)
+      if (tok.substr(0, eq) == from) params[to] = static_cast<int64_t>(*v);
+  }
+}
+
 class DeepepImporter final : public MeasurementImporter {
  public:
   Json parse(const std::string& text, const std::string& file) const override {
@@ -131,6 +157,10 @@ class DeepepImporter final : public MeasurementImporter {
     for (size_t i = 0; i < lines.size(); ++i) {
       Ctx c{file, i + 1, out["results"]};
       Scanner s(lines[i]);
+      if (parse::starts_with(parse::trim(lines[i]), "[config]")) {
+        config_line(parse::trim(lines[i]).substr(8), out["parameters"]);
+        continue;
+      }
       if (s.lit("[tuning]")) {
         if (s.lit("Best")) tuning_line(s, c);
         continue;
