@@ -7,6 +7,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/json_override.hpp"
 #include "sim/core/stats.hpp"
 #include "sim/packet/workload.hpp"
 
@@ -154,51 +155,7 @@ void write_fabric_outputs(const FabricRunResult& r, const std::string& dir) {
 }
 
 void apply_override(Json& doc, const std::string& file, const std::string& assignment) {
-  const size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError(file, assignment, "expected --set path=value");
-  const std::string path = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  Json value = Json::parse(text, nullptr, false);
-  if (value.is_discarded()) value = text;
-  Json* node = &doc;
-  std::string walked;
-  size_t pos = 0;
-  while (pos <= path.size()) {
-    size_t end = path.find_first_of(".[", pos);
-    if (end == std::string::npos) end = path.size();
-    std::string key = path.substr(pos, end - pos);
-    bool index = false;
-    if (pos > 0 && path[pos - 1] == '[') {
-      const size_t close = path.find(']', pos);
-      if (close == std::string::npos)
-        throw InputError(file, path, "unterminated '[' in --set path");
-      key = path.substr(pos, close - pos);
-      end = close + 1;
-      index = true;
-    }
-    walked += (index ? "[" + key + "]" : (walked.empty() ? "" : ".") + key);
-    const bool last = end >= path.size();
-    if (index) {
-      if (!node->is_array()) throw InputError(file, walked, "--set: not an array");
-      size_t i = 0;
-      try {
-        i = std::stoul(key);
-      } catch (const std::exception&) {
-        throw InputError(file, walked, "--set: expected an array index");
-      }
-      if (i >= node->size()) throw InputError(file, walked, "--set: no such array element");
-      node = &(*node)[i];
-    } else {
-      if (!node->is_object() || key.empty()) throw InputError(file, walked, "--set: no such field");
-      if (!last && !node->contains(key)) (*node)[key] = Json::object();
-      node = &(*node)[key];
-    }
-    if (last) break;
-    pos = end + (path[end] == '.' ? 1 : (path[end] == '[' ? 1 : 0));
-    if (path[end] == ']') ++pos;
-  }
-  *node = value;
+  apply_json_override(doc, assignment, file, {.create_missing = true, .what = "path"});
 }
 
 }  // namespace pdsim::packet

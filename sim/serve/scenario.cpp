@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_override.hpp"
 
 namespace pdsim {
 namespace {
@@ -224,25 +225,8 @@ Json Scenario::resolved_json() const {
 }
 
 void apply_override(Json& doc, const std::string& assignment, const std::string& file) {
-  auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError("--set", assignment, "expected dotted.path=value");
-  const std::string path = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  Json* node = &doc;
-  size_t start = 0;
-  while (true) {
-    size_t dot = path.find('.', start);
-    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!node->is_object() || !node->contains(key))
-      throw InputError(file + " (--set)", path, "unknown scenario path (no field '" + key + "')");
-    node = &(*node)[key];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;  // bare words are strings
-  *node = value;
+  apply_json_override(doc, assignment, file + " (--set)",
+                      {.create_missing = false, .what = "scenario path"});
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
