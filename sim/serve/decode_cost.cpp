@@ -52,6 +52,8 @@ DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
                                        : dc.cuda_graph_bs;
   launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
   launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
+  const auto& sk = d.scenario.tail.expert_skew;
+  if (sk.enabled && d.model.is_moe()) skew_ = std::make_unique<ExpertSkew>(d.a2a, sk.zipf_s, sk.eplb, Rng(seed).fork(77).next_u64());
 }
 
 bool DecodeCostModel::cuda_graph_used(int max_batch) const {
@@ -98,14 +100,17 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
   const int epr = d_.a2a.experts_per_rank();
   std::vector<int> local(static_cast<size_t>(epr));
   for (int s = 0; s < samples; ++s) {
-    Routing r = sample_routing(d_.a2a, tokens, rng);
+    Routing r = skew_ ? skew_->sample(d_.a2a, tokens, rng) : sample_routing(d_.a2a, tokens, rng);
     A2APhaseTime disp = d_.a2a_backend->phase(d_.a2a, r, A2APhase::dispatch);
     A2APhaseTime comb = d_.a2a_backend->phase(d_.a2a, r, A2APhase::combine);
-    double experts = 0;
+    double experts = 0, experts_sum = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
       std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
-      experts = std::max(experts, cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)])));
+      const double e = cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]));
+      experts = std::max(experts, e);
+      experts_sum += e;
     }
+    m.experts_mean_us += experts_sum / d_.a2a.ep_ranks / samples;
     m.dispatch_us += disp.total_us / samples;
     m.combine_us += comb.total_us / samples;
     m.experts_us += experts / samples;
@@ -115,7 +120,7 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
   return memo_.emplace(std::move(key), std::move(m)).first->second;
 }
 
-ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
+ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks, MechanismTerms* mech) {
   const auto& sp = d_.scenario.decode.speculative;
   const int q = d_.query_tokens_per_request();
   const int moe_layers = d_.model.num_moe_layers();
@@ -133,6 +138,29 @@ ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
     draft_step = std::max(draft_step, cache_[r].draft_step);
     draft_extend = std::max(draft_extend, cache_[r].draft_extend);
   }
+  const auto& tail = d_.scenario.tail;
+  // Means over all ranks: the same work spread evenly (tail.dp_imbalance off).
+  double attn_m = 0, other_m = 0, step_m = 0, ext_m = 0;
+  const double nr = std::max<double>(1.0, static_cast<double>(ranks.size()));
+  for (const auto& c : cache_) {
+    attn_m += c.attn_verify / nr;
+    other_m += c.other_verify / nr;
+    step_m += c.draft_step / nr;
+    ext_m += c.draft_extend / nr;
+  }
+  const int steps = sp.enabled() ? sp.num_steps : 0;
+  if (mech)
+    mech->dp_imbalance_us = tail.dp_imbalance ? moe_layers * (attn - attn_m) + (other - other_m) +
+                                                    steps * (draft_step - step_m) + (draft_extend - ext_m)
+                                              : 0.0;
+  if (!tail.dp_imbalance) {
+    attn = attn_m;
+    other = other_m;
+    draft_step = step_m;
+    draft_extend = ext_m;
+  }
+  auto experts = [&](const MoeLayer& m) { return tail.dp_imbalance ? m.experts_us : m.experts_mean_us; };
+  auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
   ForwardTerms t;
   t.other_us = other;
   if (moe_layers > 0) {
@@ -140,7 +168,8 @@ ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
     t.attention_us = moe_layers * attn;
     t.dispatch_us = moe_layers * v.dispatch_us;
     t.combine_us = moe_layers * v.combine_us;
-    t.moe_compute_us = moe_layers * v.experts_us;
+    t.moe_compute_us = moe_layers * experts(v);
+    if (mech && tail.dp_imbalance) mech->expert_imbalance_us = moe_layers * (v.experts_us - v.experts_mean_us);
     v.uses += moe_layers;
     phases_ += 2L * moe_layers;
   }
@@ -151,8 +180,8 @@ ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
     if (moe_layers > 0) {
       MoeLayer& step = moe_layer(tokens_draft);
       MoeLayer& ext = moe_layer(tokens_verify);
-      moe_step = moe_total(step);
-      moe_ext = moe_total(ext);
+      moe_step = moe_total_of(step);
+      moe_ext = moe_total_of(ext);
       step.uses += sp.num_steps;
       ext.uses += 1;
       phases_ += 2L * (sp.num_steps + 1);
@@ -162,7 +191,9 @@ ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks) {
   }
   // Draft forwards run one layer each: their launch overhead scales with their share of layers.
   const double layer_share = 1.0 + (forwards - 1) / static_cast<double>(d_.model.num_layers);
-  t.launch_us = (cuda_graph_used(max_batch) ? launch_graph_us_ : launch_eager_us_) * layer_share;
+  const bool eager = !cuda_graph_used(max_batch) && tail.cuda_graph_miss;
+  t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
+  if (mech) mech->cuda_graph_miss_us = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
   t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
   return t;
 }

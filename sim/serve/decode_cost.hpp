@@ -11,12 +11,15 @@
 // memo does not depend on call order); a rank's attention cost is re-computed when its set of
 // requests changes or its total context has grown by more than `recompute_tolerance`.
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/serve/deployment.hpp"
+#include "sim/serve/expert_skew.hpp"
+#include "sim/serve/mechanism_terms.hpp"
 
 namespace pdsim {
 
@@ -42,14 +45,15 @@ struct RankState {
 class DecodeCostModel {
  public:
   DecodeCostModel(const Deployment& d, uint64_t seed);
-  ForwardTerms iteration(const std::vector<RankState>& ranks);
+  // `mech` (optional) receives what each tail mechanism added (mechanism_terms.hpp).
+  ForwardTerms iteration(const std::vector<RankState>& ranks, MechanismTerms* mech = nullptr);
   bool cuda_graph_used(int max_batch) const;
   const std::vector<int>& cuda_graph_bs() const { return graph_bs_; }
   Json stats() const;  // memo sizes, a2a term totals, ops costed outside the GPU profile's range
 
  private:
   struct MoeLayer {
-    double dispatch_us = 0, combine_us = 0, experts_us = 0;
+    double dispatch_us = 0, combine_us = 0, experts_us = 0, experts_mean_us = 0;
     std::map<std::string, double> dispatch_terms, combine_terms;
     long uses = 0;  // MoE layers costed with this entry
   };
@@ -61,7 +65,6 @@ class DecodeCostModel {
   MoeLayer& moe_layer(const std::vector<int>& tokens_per_rank);
   void refresh(size_t rank, const RankState& s);
   double cost_us(const StepCost& c);  // total, noting ops outside the profile's measured range
-  double moe_total(const MoeLayer& m) const { return m.dispatch_us + m.experts_us + m.combine_us; }
 
   const Deployment& d_;
   uint64_t seed_;
@@ -71,6 +74,7 @@ class DecodeCostModel {
   std::unordered_map<std::string, MoeLayer> memo_;
   long phases_ = 0;
   std::set<std::string> out_of_range_ops_;
+  std::unique_ptr<ExpertSkew> skew_;  // tail.expert_skew, when enabled
 };
 
 // SGLang's default CUDA-graph capture batch sizes (cuda_graph_runner), cut at max_bs.

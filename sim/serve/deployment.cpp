@@ -126,6 +126,9 @@ Deployment build_deployment(const Scenario& s) {
   if (d.kv_nics > d.instance.nics_per_node)
     throw InputError(s.file, "prefill.kv_nics", "expected at most the instance's " +
                                                     std::to_string(d.instance.nics_per_node) + " NICs");
+  if (s.prefill.kv_first_nic + d.kv_nics > d.instance.nics_per_node)
+    throw InputError(s.file, "prefill.kv_first_nic", "expected kv_first_nic + kv_nics <= the instance's " +
+                                                         std::to_string(d.instance.nics_per_node) + " NICs");
   d.a2a.ep_ranks = s.decode.ep;
   d.a2a.gpus_per_node = d.instance.gpus_per_node;
   d.a2a.num_experts = d.model.n_routed_experts;

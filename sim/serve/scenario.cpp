@@ -85,7 +85,7 @@ SpeculativeConfig parse_speculative(const JsonNode& n) {
 PrefillConfig parse_prefill(const JsonNode& n) {
   n.expect_only({"instances", "nodes_per_instance", "tp", "pp", "cp", "ep", "chunked_prefill_size",
                  "max_running_requests", "mem_fraction_static", "kv_transfer_backend",
-                 "kv_page_size", "kv_block_bytes", "kv_nics"});
+                 "kv_page_size", "kv_block_bytes", "kv_nics", "kv_first_nic"});
   PrefillConfig p;
   p.instances = pos_int(n, "instances", p.instances);
   p.nodes_per_instance = pos_int(n, "nodes_per_instance", p.nodes_per_instance);
@@ -100,6 +100,7 @@ PrefillConfig parse_prefill(const JsonNode& n) {
   p.kv_page_size = pos_int(n, "kv_page_size", p.kv_page_size);
   p.kv_block_bytes = nonneg(n, "kv_block_bytes", p.kv_block_bytes);
   p.kv_nics = nonneg_int(n, "kv_nics", p.kv_nics);
+  p.kv_first_nic = nonneg_int(n, "kv_first_nic", p.kv_first_nic);
   return p;
 }
 
@@ -135,12 +136,13 @@ DecodeConfig parse_decode(const JsonNode& n) {
 }
 
 FabricConfig parse_fabric(const JsonNode& n) {
-  n.expect_only({"profile", "fidelity", "a2a_backend", "routing_samples"});
+  n.expect_only({"profile", "fidelity", "a2a_backend", "routing_samples", "packet_samples"});
   FabricConfig f;
   f.profile = n.str_or("profile", f.profile);
-  f.fidelity = one_of(n, "fidelity", f.fidelity, {"analytic"});
+  f.fidelity = one_of(n, "fidelity", f.fidelity, {"analytic", "packet"});
   f.a2a_backend = n.str_or("a2a_backend", f.a2a_backend);
   f.routing_samples = pos_int(n, "routing_samples", f.routing_samples);
+  f.packet_samples = pos_int(n, "packet_samples", f.packet_samples);
   return f;
 }
 
@@ -148,7 +150,7 @@ FabricConfig parse_fabric(const JsonNode& n) {
 
 Scenario parse_scenario(const JsonNode& n) {
   n.expect_only({"schema", "name", "description", "model", "gpu_profile", "cluster", "router",
-                 "fabric", "prefill", "decode", "workload", "seed"});
+                 "fabric", "prefill", "decode", "workload", "tail", "seed"});
   Scenario s;
   s.file = n.file();
   if (n.has("schema") && n.at("schema").string() != "pdsim.scenario/1")
@@ -158,8 +160,10 @@ Scenario parse_scenario(const JsonNode& n) {
   s.model = n.at("model").string();
   s.gpu_profile = n.str_or("gpu_profile", s.gpu_profile);
   JsonNode cluster = n.at("cluster");
-  cluster.expect_only({"instance_type"});
+  cluster.expect_only({"instance_type", "network", "topology_file"});
   s.instance_type = cluster.at("instance_type").string();
+  s.network = one_of(cluster, "network", s.network, {"leaf-spine", "rail"});
+  s.topology_file = cluster.str_or("topology_file", s.topology_file);
   if (n.has("router")) {
     JsonNode r = n.at("router");
     r.expect_only({"policy"});
@@ -169,6 +173,7 @@ Scenario parse_scenario(const JsonNode& n) {
   s.prefill = parse_prefill(n.at("prefill"));
   s.decode = parse_decode(n.at("decode"));
   s.workload = parse_workload(n.at("workload"));
+  if (n.has("tail")) s.tail = parse_tail(n.at("tail"));
   if (n.has("seed")) {
     int64_t seed = n.at("seed").integer();
     if (seed < 0) n.at("seed").fail("expected a non-negative integer");
@@ -186,11 +191,12 @@ Json Scenario::resolved_json() const {
       {"description", description},
       {"model", model},
       {"gpu_profile", gpu_profile},
-      {"cluster", {{"instance_type", instance_type}}},
+      {"cluster", {{"instance_type", instance_type}, {"network", network}, {"topology_file", topology_file}}},
       {"router", {{"policy", router_policy}}},
       {"fabric",
        {{"profile", fabric.profile}, {"fidelity", fabric.fidelity},
-        {"a2a_backend", fabric.a2a_backend}, {"routing_samples", fabric.routing_samples}}},
+        {"a2a_backend", fabric.a2a_backend}, {"routing_samples", fabric.routing_samples},
+        {"packet_samples", fabric.packet_samples}}},
       {"prefill",
        {{"instances", prefill.instances}, {"nodes_per_instance", prefill.nodes_per_instance},
         {"tp", prefill.tp}, {"pp", prefill.pp}, {"cp", prefill.cp}, {"ep", prefill.ep},
@@ -199,7 +205,7 @@ Json Scenario::resolved_json() const {
         {"mem_fraction_static", prefill.mem_fraction_static},
         {"kv_transfer_backend", prefill.kv_transfer_backend},
         {"kv_page_size", prefill.kv_page_size}, {"kv_block_bytes", prefill.kv_block_bytes},
-        {"kv_nics", prefill.kv_nics}}},
+        {"kv_nics", prefill.kv_nics}, {"kv_first_nic", prefill.kv_first_nic}}},
       {"decode",
        {{"instances", decode.instances}, {"nodes_per_instance", decode.nodes_per_instance},
         {"tp", decode.tp}, {"dp", decode.dp}, {"ep", decode.ep}, {"dp_attention", decode.dp_attention},
@@ -221,6 +227,7 @@ Json Scenario::resolved_json() const {
         {"output_len", workload.output_len}, {"range_ratio", workload.range_ratio},
         {"num_prompts", workload.num_prompts}, {"request_rate", rate},
         {"max_concurrency", workload.max_concurrency == 0 ? Json(nullptr) : Json(workload.max_concurrency)}}},
+      {"tail", tail.to_json()},
       {"seed", seed}};
 }
 

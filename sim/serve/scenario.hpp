@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
+#include "sim/serve/tail_config.hpp"
 
 namespace pdsim {
 
@@ -43,6 +44,7 @@ struct PrefillConfig {
   int kv_page_size = 64;           // tokens per KV page
   double kv_block_bytes = 0;       // 0 = one page of one layer (page_size × per-layer KV bytes)
   int kv_nics = 0;                 // NICs per node used by KV transfer; 0 = all
+  int kv_first_nic = 0;            // KV uses NICs [kv_first_nic, kv_first_nic + kv_nics)
 };
 
 struct DecodeConfig {
@@ -67,6 +69,7 @@ struct FabricConfig {
   std::string fidelity = "analytic";
   std::string a2a_backend = "cpu-proxy";
   int routing_samples = 4;         // routing draws averaged per all-to-all memo entry
+  int packet_samples = 8;          // packet fidelity: phases simulated per background key
 };
 
 struct Scenario {
@@ -75,11 +78,14 @@ struct Scenario {
   std::string model = "glm-5.1-fp8";
   std::string gpu_profile = "h200-datasheet";
   std::string instance_type = "p5en.48xlarge";
+  std::string network = "leaf-spine";  // packet fidelity: "leaf-spine" | "rail"
+  std::string topology_file;       // describe-instance-topology JSON (placement); "" = one leaf per node
   std::string router_policy = "round-robin";
   FabricConfig fabric;
   PrefillConfig prefill;
   DecodeConfig decode;
   WorkloadConfig workload;
+  TailConfig tail;
   uint64_t seed = 1;
 
   Json resolved_json() const;

@@ -1,7 +1,9 @@
 #include "sim/serve/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <simgrid/s4u.hpp>
@@ -12,9 +14,12 @@
 #include "sim/core/units.hpp"
 #include "sim/fabric/transfers.hpp"
 #include "sim/serve/acceptance.hpp"
+#include "sim/serve/cluster_fabric.hpp"
 #include "sim/serve/decode_cost.hpp"
+#include "sim/serve/packet_phase_oracle.hpp"
 #include "sim/serve/platform.hpp"
 #include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/tail_log.hpp"
 #include "sim/serve/workload.hpp"
 
 namespace pdsim {
@@ -57,7 +62,9 @@ struct PrefillInstance {
 class ServingSim {
  public:
   ServingSim(const Deployment& d, uint64_t seed)
-      : d_(d), seed_(seed), prefill_cost_(d), decode_cost_(d, seed), accept_(d.scenario.decode.speculative) {}
+      : d_(d), seed_(seed), prefill_cost_(d), decode_cost_(d, seed), accept_(d.scenario.decode.speculative) {
+    if (d.scenario.fabric.fidelity == "packet" && d.model.is_moe()) oracle_ = std::make_unique<PacketPhaseOracle>(d, seed);
+  }
   SimResults run();
 
  private:
@@ -71,7 +78,20 @@ class ServingSim {
   void emit(int id, int tokens, double now);
   void finish(int di, int rank, int id, double now);
   sg4::Host* stage_host(int pi, int stage) const;
+  int stage_node(int pi, int stage) const;  // cluster node index (cluster_fabric.hpp)
   Json extras() const;
+  // Flows in flight (KV transfers, PP sends) as the packet fidelity's background.
+  struct Flow {
+    int src, dst;
+    bool kv;
+    sg4::CommPtr comm;
+  };
+  long track(int src, int dst, bool kv, sg4::CommPtr c) {
+    flows_[next_flow_] = Flow{src, dst, kv, std::move(c)};
+    return next_flow_++;
+  }
+  std::vector<BackgroundFlow> background(int di) const;
+  void record_iteration(int di, ForwardTerms& t, MechanismTerms& m, Rng& rng);
 
   const Deployment& d_;
   uint64_t seed_;
@@ -98,12 +118,20 @@ class ServingSim {
   ChunkCost chunk_sum_;
   std::set<std::string> prefill_out_of_range_;
   std::vector<double> kv_times_s_, kv_bytes_, kv_part_s_;  // per request; per PP-stage part
+  std::map<long, Flow> flows_;
+  long next_flow_ = 0;
+  std::unique_ptr<PacketPhaseOracle> oracle_;
+  std::vector<IterationRecord> iter_log_;
+  std::vector<double> accept_carry_, prev_compute_;  // per request; per decode instance
 };
 
 sg4::Host* ServingSim::stage_host(int pi, int stage) const {
+  return plat_.prefill_nodes[static_cast<size_t>(stage_node(pi, stage))];
+}
+
+int ServingSim::stage_node(int pi, int stage) const {
   const auto& p = d_.scenario.prefill;
-  const int node = stage * p.tp / d_.instance.gpus_per_node;
-  return plat_.prefill_nodes[static_cast<size_t>(pi * p.nodes_per_instance + node)];
+  return prefill_node_index(d_, pi, stage * p.tp / d_.instance.gpus_per_node);
 }
 
 void ServingSim::client() {
@@ -170,6 +198,7 @@ void ServingSim::prefill_stage(int pi, int stage) {
   sg4::Mailbox* in = stage > 0 ? sg4::Mailbox::by_name(prefix + std::to_string(stage)) : nullptr;
   sg4::Mailbox* out = stage + 1 < pp ? sg4::Mailbox::by_name(prefix + std::to_string(stage + 1)) : nullptr;
   sg4::CommPtr pending;  // at most one activation send in flight to the next stage
+  long pp_flow = -1;      // its entry in flows_
   while (true) {
     Chunk* chunk = nullptr;
     if (stage == 0) {
@@ -201,7 +230,11 @@ void ServingSim::prefill_stage(int pi, int stage) {
       if (out) {
         if (pending) pending->wait();
         const double act_bytes = new_tokens * d_.model.hidden * 2.0;  // BF16 hidden states
+        if (pp_flow >= 0) flows_.erase(pp_flow);
         pending = out->put_async(chunk, static_cast<uint64_t>(act_bytes));
+        pp_flow = stage_node(pi, stage) == stage_node(pi, stage + 1)
+                      ? -1
+                      : track(stage_node(pi, stage), stage_node(pi, stage + 1), false, pending);
         continue;
       }
     } else if (out) {
@@ -214,6 +247,7 @@ void ServingSim::prefill_stage(int pi, int stage) {
     if (end) break;
   }
   if (pending) pending->wait();
+  if (pp_flow >= 0) flows_.erase(pp_flow);
 }
 
 void ServingSim::kv_transfer(int id, int pi, int stage) {
@@ -223,9 +257,11 @@ void ServingSim::kv_transfer(int id, int pi, int stage) {
   const int dnode = (decode_of_[i] * d_.scenario.decode.nodes_per_instance) +
                     rank_of_[i] / d_.instance.gpus_per_node;
   const double bytes = specs_[i].input_len * d_.kv_bytes_per_token * prefill_cost_.layer_share(stage);
-  sg4::Comm::sendto_async(stage_host(pi, stage), plat_.decode_nodes[static_cast<size_t>(dnode)],
-                          static_cast<uint64_t>(bytes))
-      ->wait();
+  sg4::CommPtr comm = sg4::Comm::sendto_async(stage_host(pi, stage), plat_.decode_nodes[static_cast<size_t>(dnode)],
+                                              static_cast<uint64_t>(bytes));
+  const long flow = track(stage_node(pi, stage), decode_node_index(d_, 0, dnode), true, comm);
+  comm->wait();
+  flows_.erase(flow);
   Lock lk(*mu_);
   kv_bytes_.push_back(bytes);
   kv_part_s_.push_back(sg4::Engine::get_clock() - now);
@@ -261,12 +297,24 @@ void ServingSim::finish(int di, int rank, int id, double now) {
 void ServingSim::decode(int di) {
   DecodeInstance& inst = *decode_[static_cast<size_t>(di)];
   Rng rng = Rng(seed_).fork(1000 + static_cast<uint64_t>(di));
+  Rng tail_rng = Rng(seed_).fork(2000 + static_cast<uint64_t>(di));  // packet draws, hiccups
+  const bool one_per_rank = !d_.scenario.tail.batch_jumps;
+  MechanismTerms mech;
   while (true) {
     {
       Lock lk(*mu_);
       const double now = sg4::Engine::get_clock();
+      std::vector<int> deferred;  // tail.batch_jumps off: one admission per rank per iteration
+      std::vector<char> joined(inst.ranks.size(), 0);
+      mech = MechanismTerms{};
       for (int id : inst.arrived) {
         const size_t i = static_cast<size_t>(id);
+        if (one_per_rank && joined[static_cast<size_t>(rank_of_[i])]) {
+          deferred.push_back(id);
+          continue;
+        }
+        joined[static_cast<size_t>(rank_of_[i])] = 1;
+        ++mech.admitted;
         emit(id, 1, now);  // the first token, computed by prefill, streams on admission
         DecodeRank& r = inst.ranks[static_cast<size_t>(rank_of_[i])];
         if (remaining_[i] <= 0) {
@@ -278,7 +326,7 @@ void ServingSim::decode(int di) {
         st.contexts.push_back(specs_[i].input_len + 1);
         ++st.version;
       }
-      inst.arrived.clear();
+      inst.arrived = std::move(deferred);
       bool busy = false;
       for (const auto& r : inst.ranks) busy = busy || !r.running.empty();
       if (!busy) {
@@ -287,14 +335,16 @@ void ServingSim::decode(int di) {
         continue;
       }
     }
-    const ForwardTerms t = decode_cost_.iteration(inst.states);
+    ForwardTerms t = decode_cost_.iteration(inst.states, &mech);
+    record_iteration(di, t, mech, tail_rng);
     sg4::this_actor::sleep_for(us_to_s(t.total_us()));
     Lock lk(*mu_);
     const double now = sg4::Engine::get_clock();
     terms_sum_.add(t);
     ++iterations_;
-    int max_batch = 0;
+    int max_batch = 0, served = 0;
     for (size_t k = 0; k < inst.ranks.size(); ++k) {
+      served += static_cast<int>(inst.ranks[k].running.size());
       DecodeRank& r = inst.ranks[k];
       RankState& st = inst.states[k];
       max_batch = std::max(max_batch, static_cast<int>(r.running.size()));
@@ -302,7 +352,15 @@ void ServingSim::decode(int di) {
       for (size_t j = 0; j < r.running.size();) {
         const int id = r.running[j];
         const size_t i = static_cast<size_t>(id);
-        const int tokens = std::min(accept_.sample_tokens(rng), remaining_[i]);
+        int drawn = 0;
+        if (d_.scenario.tail.acceptance_variance) {
+          drawn = accept_.sample_tokens(rng);
+        } else {  // the expected count, fractions carried over to the request's next chunk
+          accept_carry_[i] += accept_.mean_tokens();
+          drawn = static_cast<int>(std::floor(accept_carry_[i]));
+          accept_carry_[i] -= drawn;
+        }
+        const int tokens = std::min(drawn, remaining_[i]);
         emit(id, tokens, now);
         st.contexts[j] += tokens;
         if (remaining_[i] > 0) {
@@ -316,7 +374,61 @@ void ServingSim::decode(int di) {
       }
     }
     if (decode_cost_.cuda_graph_used(max_batch)) ++graph_iterations_;
+    iter_log_.push_back(IterationRecord{di, now, t.total_us(), served, t, mech});
   }
+}
+
+std::vector<BackgroundFlow> ServingSim::background(int di) const {
+  // Rates as the platform shares them: KV flows split their source's KV-engine cap and their
+  // destination's NICs; a PP send has its source's NICs.
+  const double node_Bps = d_.instance.nics_per_node * nic_effective_rate(d_.fabric, d_.instance.nic_gbps);
+  const double kv_Bps = kv_transfer_rate(d_.fabric, d_.kv_block_bytes, d_.kv_nics, d_.instance.nic_gbps);
+  std::map<int, int> kv_from, kv_into;
+  for (const auto& [id, f] : flows_)
+    if (f.kv) {
+      ++kv_from[f.src];
+      ++kv_into[f.dst];
+    }
+  const int first = decode_node_index(d_, di, 0), last = first + d_.scenario.decode.nodes_per_instance;
+  std::vector<BackgroundFlow> out;
+  for (const auto& [id, f] : flows_) {
+    if (f.kv && (f.dst < first || f.dst >= last)) continue;  // another decode instance's NICs
+    const double left = f.comm->get_remaining();
+    if (left <= 0) continue;
+    const double Bps = f.kv ? std::min(kv_Bps / kv_from.at(f.src), node_Bps / kv_into.at(f.dst)) : node_Bps;
+    out.push_back(BackgroundFlow{f.src, f.dst, f.kv, Bps * 8e-9, left});
+  }
+  return out;
+}
+
+void ServingSim::record_iteration(int di, ForwardTerms& t, MechanismTerms& m, Rng& rng) {
+  const auto& tail = d_.scenario.tail;
+  const DecodeInstance& inst = *decode_[static_cast<size_t>(di)];
+  if (oracle_ && tail.fabric_background) {
+    const auto& sp = d_.scenario.decode.speculative;
+    const int q = d_.query_tokens_per_request();
+    std::vector<int> verify, draft;
+    for (const auto& st : inst.states) {
+      verify.push_back(static_cast<int>(st.contexts.size()) * q);
+      draft.push_back(static_cast<int>(st.contexts.size()));
+    }
+    const A2AExcess ex =
+        oracle_->iteration_excess(verify, draft, d_.model.num_moe_layers(), sp.enabled() ? sp.num_steps : 0,
+                                  decode_node_index(d_, di, 0), background(di), t.total_us(), rng);
+    t.dispatch_us += ex.dispatch_us;
+    t.combine_us += ex.combine_us;
+    m.fabric_background_us = ex.dispatch_us + ex.combine_us;
+    m.loaded_phases = ex.loaded_phases;
+  }
+  if (tail.scheduler_hiccups.enabled && rng.bernoulli(tail.scheduler_hiccups.probability)) {
+    t.scheduler_us += tail.scheduler_hiccups.delay_us;
+    m.scheduler_hiccup_us = tail.scheduler_hiccups.delay_us;
+  }
+  // Batch jump: what the compute grew by since the previous iteration, when requests joined.
+  const double compute = t.attention_us + t.moe_compute_us + t.other_us + t.draft_us;
+  double& prev = prev_compute_[static_cast<size_t>(di)];
+  if (m.admitted > 0) m.batch_jump_us = std::max(0.0, compute - prev);
+  prev = compute;
 }
 
 Json ServingSim::extras() const {
@@ -361,6 +473,8 @@ Json ServingSim::extras() const {
         {"prefill_wait_mean_s", mean_gap([](auto& r) { return r.decode_reserved_s; }, [](auto& r) { return r.prefill_start_s; })},
         {"prefill_mean_s", mean_gap([](auto& r) { return r.prefill_start_s; }, [](auto& r) { return r.prefill_end_s; })},
         {"admission_wait_mean_s", mean_gap([](auto& r) { return r.kv_end_s; }, [](auto& r) { return r.chunk_times_s.front(); })}}},
+      {"tail", tail_summary(iter_log_)},
+      {"packet_fidelity", oracle_ ? oracle_->stats() : Json(nullptr)},
       {"memory",
        {{"prefill", d_.prefill_memory.breakdown}, {"decode", d_.decode_memory.breakdown},
         {"decode_kv_capacity_tokens_per_rank", d_.decode_memory.kv_capacity_tokens}}}};
@@ -376,6 +490,7 @@ SimResults ServingSim::run() {
   decode_of_.assign(n, -1);
   rank_of_.assign(n, -1);
   remaining_.resize(n);
+  accept_carry_.assign(n, 0.0);
   for (size_t i = 0; i < n; ++i) {
     rec_[i].id = specs_[i].id;
     rec_[i].input_len = specs_[i].input_len;
@@ -396,6 +511,7 @@ SimResults ServingSim::run() {
     }
     decode_.push_back(std::move(inst));
   }
+  prev_compute_.assign(decode_.size(), 0.0);
   // Round-robin routing is fixed in advance, so each instance knows how many requests it serves.
   const long ranks_total = static_cast<long>(decode_.size()) * d_.decode_ranks;
   for (long id = 0; id < static_cast<long>(n); ++id) {

@@ -1,0 +1,26 @@
+#pragma once
+// Expert-load skew (tail.expert_skew): expert popularity ∝ 1 / r^s over a random ranking of the
+// experts (drawn once per run from the seed), each token choosing top_k distinct experts with
+// those weights. Without EPLB experts sit on ranks contiguously (hot experts make hot ranks);
+// with EPLB they are placed heaviest first on the least-loaded rank with a free slot, which
+// balances the expected rank load (DeepSeek EPLB's goal; replication of hot experts is not
+// modelled). Off by default: no published per-expert load distribution for GLM-5.1 decode.
+#include <vector>
+
+#include "sim/core/rng.hpp"
+#include "sim/fabric/alltoall.hpp"
+
+namespace pdsim {
+
+class ExpertSkew {
+ public:
+  ExpertSkew(const A2AConfig& c, double zipf_s, bool eplb, uint64_t seed);
+  // Same layout as sample_routing: tokens_per_expert indexed by slot (rank · experts/rank + i).
+  Routing sample(const A2AConfig& c, const std::vector<int>& tokens_per_rank, Rng& rng) const;
+  const std::vector<double>& slot_weights() const { return weight_; }
+
+ private:
+  std::vector<double> weight_;  // per slot, sums to 1
+};
+
+}  // namespace pdsim

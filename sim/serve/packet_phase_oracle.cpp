@@ -1,0 +1,172 @@
+#include "sim/serve/packet_phase_oracle.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "sim/packet/network.hpp"
+#include "sim/packet/workload.hpp"
+#include "sim/serve/cluster_fabric.hpp"
+
+namespace pdsim {
+namespace {
+
+// Sampling-method constants (not physical parameters): the a2a starts after the background has
+// filled the paths for a few base RTTs, and consecutive sample phases are spaced so that
+// queues left by one phase drain before the next.
+constexpr double kWarmupUs = 50;
+constexpr double kGapUs = 20;
+
+int tokens_bucket(double mean) {
+  int b = 1;
+  while (b < mean) b = (b < 3) ? b + 1 : (b % 3 == 0 ? b / 3 * 4 : b / 2 * 3);  // 1,2,3,4,6,8,12,16,…
+  return b;
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::vector<double> run_phases(const Json& doc, int samples) {
+  packet::ExperimentConfig cfg = packet::parse_experiment(JsonNode::from_json(doc, "packet fidelity"));
+  packet::Network net(cfg);
+  auto workloads = packet::make_workloads(net);
+  for (auto& w : workloads) w->start();
+  net.run();
+  std::vector<double> out = workloads.front()->phase_us();
+  if (static_cast<int>(out.size()) != samples)
+    throw std::logic_error("packet fidelity: the all-to-all finished " + std::to_string(out.size()) + " of " +
+                           std::to_string(samples) + " phases within the time limit");
+  return out;
+}
+
+}  // namespace
+
+PacketPhaseOracle::PacketPhaseOracle(const Deployment& d, uint64_t seed)
+    : d_(d), seed_(seed), samples_(d.scenario.fabric.packet_samples) {}
+
+PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
+  PhaseQuery out;
+  out.phase = q.phase;
+  out.first_node = q.first_node;
+  const double sum = std::accumulate(q.tokens_per_rank.begin(), q.tokens_per_rank.end(), 0.0);
+  const double mean = q.tokens_per_rank.empty() ? 0 : sum / static_cast<double>(q.tokens_per_rank.size());
+  out.tokens_per_rank.assign(q.tokens_per_rank.size(), tokens_bucket(mean));
+  std::map<std::tuple<bool, int, int>, double> merged;
+  for (const auto& f : q.flows) merged[{f.kv, f.src_node, f.dst_node}] += f.rate_gbps;
+  for (const auto& [k, rate] : merged) {
+    if (rate <= 0) continue;
+    BackgroundFlow f;
+    std::tie(f.kv, f.src_node, f.dst_node) = k;
+    f.rate_gbps = std::pow(2.0, std::round(2.0 * std::log2(rate)) / 2.0);
+    out.flows.push_back(f);
+  }
+  return out;
+}
+
+std::string PacketPhaseOracle::key(const PhaseQuery& q) {
+  std::string k = (q.phase == A2APhase::dispatch ? "d" : "c") + std::to_string(q.first_node) + "/t" +
+                  std::to_string(q.tokens_per_rank.empty() ? 0 : q.tokens_per_rank.front());
+  for (const auto& f : q.flows)
+    k += std::string("/") + (f.kv ? "kv" : "pp") + std::to_string(f.src_node) + ">" + std::to_string(f.dst_node) +
+         "@" + std::to_string(static_cast<int>(std::lround(2.0 * std::log2(f.rate_gbps))));
+  return k;
+}
+
+uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
+  PhaseQuery idle = quantised;
+  idle.flows.clear();
+  return Rng(seed_).fork(fnv1a(key(idle))).next_u64();
+}
+
+PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples, uint64_t seed) const {
+  Json doc = cluster_experiment(d_, seed);
+  const auto& s = d_.scenario;
+  const int nics = d_.instance.nics_per_node;
+  Json a2a = {{"kind", "serve_a2a"},       {"name", "a2a"},
+              {"first_node", q.first_node}, {"tokens_per_rank", q.tokens_per_rank},
+              {"num_experts", d_.a2a.num_experts}, {"top_k", d_.a2a.top_k},
+              {"hidden", d_.a2a.hidden},   {"phase", q.phase == A2APhase::dispatch ? "dispatch" : "combine"},
+              {"phases", samples},         {"gap_us", kGapUs},
+              {"start_us", kWarmupUs},     {"first_nic", 0},
+              {"nics", d_.a2a_nics},       {"stop_when_done", true}};
+  doc["workloads"].push_back(a2a);
+  Paired out;
+  out.idle_us = run_phases(doc, samples);
+  if (q.flows.empty()) {
+    out.loaded_us = out.idle_us;
+    return out;
+  }
+  for (size_t i = 0; i < q.flows.size(); ++i) {
+    const auto& f = q.flows[i];
+    // Long enough to outlast the measurement; the run stops when the a2a's last phase ends.
+    const double bytes = std::max(1e6, f.rate_gbps / 8.0 * 1e9 * 0.1);
+    doc["workloads"].push_back({{"kind", "serve_background"},
+                                {"name", "bg" + std::to_string(i)},
+                                {"src_node", f.src_node},
+                                {"dst_node", f.dst_node},
+                                {"bytes", static_cast<int64_t>(bytes)},
+                                {"rate_gbps", f.rate_gbps},
+                                {"block_bytes", static_cast<int64_t>(std::max(4096.0, d_.kv_block_bytes))},
+                                {"first_nic", f.kv ? s.prefill.kv_first_nic : 0},
+                                {"nics", f.kv ? d_.kv_nics : nics}});
+  }
+  out.loaded_us = run_phases(doc, samples);
+  return out;
+}
+
+const std::vector<double>& PacketPhaseOracle::excess_us(const PhaseQuery& raw) {
+  const PhaseQuery q = quantise(raw);
+  const std::string k = key(q);
+  auto it = memo_.find(k);
+  if (it != memo_.end()) return it->second;
+  std::vector<double> ex(static_cast<size_t>(samples_), 0.0);
+  if (!q.flows.empty()) {
+    const Paired p = simulate(q, samples_, sample_seed(q));
+    packet_runs_ += 2;
+    for (size_t i = 0; i < ex.size(); ++i) ex[i] = p.loaded_us[i] - p.idle_us[i];
+  }
+  return memo_.emplace(k, std::move(ex)).first->second;
+}
+
+A2AExcess PacketPhaseOracle::iteration_excess(const std::vector<int>& verify_tokens,
+                                              const std::vector<int>& draft_tokens, int verify_layers,
+                                              int draft_steps, int first_node,
+                                              const std::vector<BackgroundFlow>& flows, double iteration_us,
+                                              Rng& rng) {
+  A2AExcess out;
+  if (flows.empty()) return out;
+  const bool draft = draft_steps > 0;
+  const int pairs = verify_layers + (draft ? 1 + draft_steps : 0);
+  std::vector<double> active_us;  // how long each flow lasts at its rate
+  for (const auto& f : flows) active_us.push_back(f.rate_gbps > 0 ? f.remaining_bytes * 8.0 / (f.rate_gbps * 1e3) : 0);
+  PhaseQuery q;
+  q.first_node = first_node;
+  for (int j = 0; j < pairs; ++j) {
+    const double at_us = (j + 0.5) / pairs * iteration_us;
+    q.flows.clear();
+    for (size_t i = 0; i < flows.size(); ++i)
+      if (active_us[i] > at_us) q.flows.push_back(flows[i]);
+    if (q.flows.empty()) continue;
+    q.tokens_per_rank = (j < verify_layers + (draft ? 1 : 0)) ? verify_tokens : draft_tokens;
+    ++out.loaded_phases;
+    for (A2APhase ph : {A2APhase::dispatch, A2APhase::combine}) {
+      q.phase = ph;
+      const std::vector<double>& ex = excess_us(q);
+      const double v = ex[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(ex.size()) - 1))];
+      (ph == A2APhase::dispatch ? out.dispatch_us : out.combine_us) += v;
+      ++draws_;
+    }
+  }
+  return out;
+}
+
+Json PacketPhaseOracle::stats() const {
+  return Json{{"memo_entries", memo_.size()}, {"packet_runs", packet_runs_}, {"draws", draws_},
+              {"samples_per_entry", samples_}};
+}
+
+}  // namespace pdsim

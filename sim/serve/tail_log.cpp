@@ -1,0 +1,77 @@
+#include "sim/serve/tail_log.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace pdsim {
+namespace {
+
+Json record_json(const IterationRecord& r) {
+  Json terms = Json::object(), mech = Json::object();
+  for (const auto& [k, v] : r.terms.named()) terms[k] = v;
+  for (const auto& [k, v] : r.mech.named()) mech[k] = v;
+  return Json{{"instance", r.instance}, {"end_s", r.end_s},           {"itl_us", r.duration_us},
+              {"requests", r.requests}, {"admitted", r.mech.admitted}, {"loaded_a2a_phases", r.mech.loaded_phases},
+              {"terms_us", terms},      {"mechanisms_us", mech}};
+}
+
+}  // namespace
+
+Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
+  std::vector<size_t> order;
+  double samples = 0;
+  for (size_t i = 0; i < log.size(); ++i)
+    if (log[i].requests > 0) {
+      order.push_back(i);
+      samples += log[i].requests;
+    }
+  Json out = Json{{"itl_samples", samples}, {"iterations", order.size()}};
+  if (order.empty()) return out;
+  // Longest first; ties by position so the order is deterministic.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return log[a].duration_us > log[b].duration_us; });
+  // Weighted median: the sample at half the weight counted from the top.
+  double acc = 0;
+  size_t median = order.back();
+  for (size_t i : order) {
+    acc += log[i].requests;
+    if (acc >= samples / 2) {
+      median = i;
+      break;
+    }
+  }
+  // Worst 1% of samples: whole iterations from the top until they hold ≥ 1% of the samples.
+  const double want = std::max(1.0, std::ceil(0.01 * samples));
+  double got = 0;
+  std::map<std::string, double> terms, mech, fired;
+  size_t n = 0;
+  for (size_t i : order) {
+    if (got >= want) break;
+    const auto& r = log[i];
+    const double w = r.requests;
+    got += w;
+    ++n;
+    for (const auto& [k, v] : r.terms.named()) terms[k] += w * v;
+    for (const auto& [k, v] : r.mech.named()) {
+      mech[k] += w * v;
+      fired[k] += v > 0 ? w : 0;
+    }
+  }
+  Json top = Json{{"samples", got}, {"iterations", n}, {"threshold_us", log[order[n - 1]].duration_us}};
+  double mean_itl = 0;
+  for (size_t j = 0; j < n; ++j) mean_itl += log[order[j]].duration_us * log[order[j]].requests / got;
+  top["mean_itl_us"] = mean_itl;
+  for (auto& [k, v] : terms) top["terms_us"][k] = v / got;
+  for (auto& [k, v] : mech) top["mechanisms_us"][k] = v / got;
+  for (auto& [k, v] : fired) top["fired_fraction"][k] = v / got;
+  out["median"] = record_json(log[median]);
+  out["top1pct"] = top;
+  out["max"] = record_json(log[order.front()]);
+  Json worst = Json::array();
+  for (size_t j = 0; j < order.size() && static_cast<int>(j) < worst_listed; ++j) worst.push_back(record_json(log[order[j]]));
+  out["worst_iterations"] = worst;
+  return out;
+}
+
+}  // namespace pdsim
