@@ -32,11 +32,17 @@ struct Message {
 struct TransportParams {
   int64_t mtu_bytes = 4096;   // payload per packet
   int64_t header_bytes = 82;  // per packet on the wire, framing included
-  // SRD
+  // SRD (see srd.hpp for the congestion control these parameterise)
   int srd_paths = 64;
-  Picoseconds srd_rto_ps = 0;
-  int64_t srd_window_packets = 0;
-  Picoseconds srd_path_penalty_ps = 0;
+  Picoseconds srd_rto_ps = 0;           // retransmit timeout before the first RTT sample
+  Picoseconds srd_min_rto_ps = 0;       // floor of the RTT-derived timeout
+  int64_t srd_window_packets = 0;       // largest (and initial) window
+  Picoseconds srd_path_penalty_ps = 0;  // a path that marked, lost or ran late is skipped this long
+  Picoseconds srd_base_rtt_ps = 0;      // unloaded RTT before samples exist
+  Picoseconds srd_queue_allowance_ps = 0;  // target RTT = lowest RTT seen + this
+  double srd_ai_packets = 1;            // additive increase per RTT below target
+  double srd_beta = 0.8;                // decrease gain on the excess delay
+  double srd_max_mdf = 0.5;             // largest multiplicative decrease per RTT
   // RoCE RC
   int rc_timeout_exponent = 20;
   int rc_retry_count = 7;
@@ -50,6 +56,7 @@ struct TransportParams {
 struct TransportCounters {
   uint64_t data_packets = 0;
   uint64_t retransmissions = 0;
+  uint64_t spurious_retransmissions = 0;  // resent packets whose first copy also arrived
   uint64_t timeouts = 0;
   uint64_t naks = 0;
   uint64_t cnps = 0;

@@ -76,13 +76,24 @@ void parse_switch(const JsonNode& s, const TopologyConfig& topo, int64_t mtu, Sw
   }
   if (s.has("pfc")) {
     const JsonNode f = s.at("pfc");
-    f.expect_only({"enabled", "xoff_packets", "xon_packets", "headroom_bdp", "pause_quanta"});
+    f.expect_only({"enabled", "xoff_packets", "xon_packets", "alpha", "resume_offset_bytes",
+                   "headroom_bdp", "pause_quanta"});
     p.pfc = f.bool_or("enabled", true);
-    // XOFF/XON 15/12 MTU packets per ingress queue (htsim); headroom 3× link BDP; PAUSE up to
-    // 65535 quanta (calibration-inputs.md).
-    p.pfc_xoff_bytes = f.int_or("xoff_packets", 15) * mtu;
-    p.pfc_xon_bytes = f.int_or("xon_packets", 12) * mtu;
-    if (p.pfc_xon_bytes > p.pfc_xoff_bytes) f.fail("expected xon_packets <= xoff_packets");
+    if (f.has("xoff_packets") || f.has("xon_packets")) {
+      // Static per-ingress thresholds, e.g. htsim's XOFF/XON 15/12 MTU packets.
+      p.pfc_xoff_bytes = f.int_or("xoff_packets", 15) * mtu;
+      p.pfc_xon_bytes = f.int_or("xon_packets", 12) * mtu;
+      if (p.pfc_xon_bytes > p.pfc_xoff_bytes) f.fail("expected xon_packets <= xoff_packets");
+      if (f.has("alpha")) f.at("alpha").fail("expected either alpha or xoff/xon_packets");
+    } else {
+      // Dynamic threshold of the HPCC ns-3 switch MMU (alibaba-edu/High-Precision-Congestion-
+      // Control, switch-mmu.cc and third.cc), the simulator our ECN defaults come from: XOFF at
+      // 1/8 of the free shared buffer, resume 3 KB below it. Paired with those ECN thresholds
+      // this marks before it pauses (README, "ECN before PFC").
+      p.pfc_alpha = f.has("alpha") ? f.at("alpha").positive() : 1.0 / 8;
+      p.pfc_resume_offset_bytes = f.int_or("resume_offset_bytes", 3 * 1024);
+    }
+    // Headroom 3× link BDP (HPCC ns-3); PAUSE up to 65535 quanta (IEEE 802.1Qbb).
     const double bdp_bytes = topo.fabric_gbps * 1e9 / 8 * 2 * ps_to_us(topo.hop_latency_ps) * 1e-6;
     p.pfc_headroom_bytes = static_cast<int64_t>(f.num_or("headroom_bdp", 3.0) * bdp_bytes);
     p.pause_quanta = f.int_or("pause_quanta", 65535);
@@ -124,12 +135,17 @@ void parse_transport(const JsonNode& t, ExperimentConfig& c) {
   p.header_bytes = t.int_or("header_bytes", 82);
   if (t.has("srd")) {
     const JsonNode s = t.at("srd");
-    s.expect_only({"paths", "rto_us", "window_packets", "path_penalty_us"});
+    s.expect_only({"paths", "rto_us", "min_rto_us", "window_packets", "path_penalty_us",
+                   "queue_allowance_us", "ai_packets", "beta", "max_mdf"});
     p.srd_paths = static_cast<int>(s.int_or("paths", 64));  // "commonly quoted: up to 64"
     if (p.srd_paths < 1) s.at("paths").fail("expected >= 1");
     if (s.has("rto_us")) {
       p.srd_rto_ps = us_to_ps(s.at("rto_us").positive());
       c.srd_rto_default = false;
+    }
+    if (s.has("min_rto_us")) {
+      p.srd_min_rto_ps = us_to_ps(s.at("min_rto_us").positive());
+      c.srd_min_rto_default = false;
     }
     if (s.has("window_packets")) {
       p.srd_window_packets = s.at("window_packets").positive_integer();
@@ -139,6 +155,15 @@ void parse_transport(const JsonNode& t, ExperimentConfig& c) {
       p.srd_path_penalty_ps = us_to_ps(s.at("path_penalty_us").non_negative());
       c.srd_penalty_default = false;
     }
+    if (s.has("queue_allowance_us")) {
+      p.srd_queue_allowance_ps = us_to_ps(s.at("queue_allowance_us").non_negative());
+      c.srd_allowance_default = false;
+    }
+    // Window dynamics: additive increase of one packet per RTT below target; decrease gain 0.8
+    // and at most half per RTT (Swift's published defaults, Kumar et al., SIGCOMM 2020).
+    p.srd_ai_packets = s.has("ai_packets") ? s.at("ai_packets").positive() : 1.0;
+    p.srd_beta = s.has("beta") ? s.at("beta").fraction() : 0.8;
+    p.srd_max_mdf = s.has("max_mdf") ? s.at("max_mdf").fraction() : 0.5;
   }
   if (t.has("rc")) {
     const JsonNode r = t.at("rc");

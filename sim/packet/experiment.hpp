@@ -51,6 +51,7 @@ struct ExperimentConfig {
   bool issue_cpu_proxy = false;
   DelayDistribution issue_delay;
   bool srd_rto_default = true, srd_window_default = true, srd_penalty_default = true;
+  bool srd_min_rto_default = true, srd_allowance_default = true;
   std::vector<JsonNode> workloads;
   std::vector<FailureSpec> failures;
 };

@@ -105,6 +105,7 @@ FabricRunResult run_fabric_experiment(const JsonNode& root, std::optional<uint64
   n["pause_frames"] = fc.pause_frames;
   n["pfc_headroom_overflows"] = fc.headroom_overflows;
   n["retransmissions"] = tc.retransmissions;
+  n["spurious_retransmissions"] = tc.spurious_retransmissions;
   n["timeouts"] = tc.timeouts;
   n["naks"] = tc.naks;
   n["cnps"] = tc.cnps;

@@ -79,6 +79,14 @@ Network::Network(const ExperimentConfig& cfg)
         std::max<int64_t>(1, static_cast<int64_t>(std::ceil(2 * bdp / static_cast<double>(tp_.mtu_bytes))));
   }
   if (cfg_.srd_penalty_default) tp_.srd_path_penalty_ps = base_rtt_ps_;
+  tp_.srd_base_rtt_ps = base_rtt_ps_;
+  // Queueing the delay target tolerates: one unloaded RTT, i.e. one host-link BDP, the excess
+  // the 2-BDP window cap itself allows above a full pipe.
+  if (cfg_.srd_allowance_default) tp_.srd_queue_allowance_ps = base_rtt_ps_;
+  // Floor of the RTT-derived timeout: twice the delay target (base RTT + allowance), so RTTs
+  // the congestion control itself tolerates never time out.
+  if (cfg_.srd_min_rto_default)
+    tp_.srd_min_rto_ps = 2 * (base_rtt_ps_ + tp_.srd_queue_allowance_ps);
   for (const FailureSpec& f : cfg_.failures) {
     Queue* q = nullptr;
     if (f.endpoint >= 0) {

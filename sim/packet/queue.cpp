@@ -41,9 +41,9 @@ void Queue::receive(Packet* pkt) {
     if (p.pfc && pkt->prev) {
       Queue* up = pkt->prev;
       up->ingress_bytes_ += size;
-      if (up->ingress_bytes_ > p.pfc_xoff_bytes + p.pfc_headroom_bytes)
-        ++env_.counters->headroom_overflows;
-      if (!up->pause_requested_ && up->ingress_bytes_ >= p.pfc_xoff_bytes) pause_upstream(up);
+      const int64_t xoff = pfc_xoff_now();
+      if (up->ingress_bytes_ > xoff + p.pfc_headroom_bytes) ++env_.counters->headroom_overflows;
+      if (!up->pause_requested_ && up->ingress_bytes_ >= xoff) pause_upstream(up);
     }
   }
   queue_bytes_ += size;
@@ -64,9 +64,18 @@ void Queue::pause_upstream(Queue* up) {
   env_.events->schedule_in(up->latency_ps_, up, kPauseOn);
 }
 
+int64_t Queue::pfc_xoff_now() const {
+  if (params_->pfc_alpha <= 0) return params_->pfc_xoff_bytes;
+  return static_cast<int64_t>(params_->pfc_alpha *
+                              static_cast<double>(buffer_->capacity_bytes - buffer_->used_bytes));
+}
+
 void Queue::release_upstream(Queue* up, int64_t bytes) {
   up->ingress_bytes_ -= bytes;
-  if (up->pause_requested_ && up->ingress_bytes_ <= params_->pfc_xon_bytes) {
+  const int64_t xon = params_->pfc_alpha > 0
+                          ? pfc_xoff_now() - params_->pfc_resume_offset_bytes
+                          : params_->pfc_xon_bytes;
+  if (up->pause_requested_ && up->ingress_bytes_ <= xon) {
     up->pause_requested_ = false;
     env_.events->schedule_in(up->latency_ps_, up, kResume);
   }

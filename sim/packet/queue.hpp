@@ -20,7 +20,11 @@ struct SwitchParams {
   int64_t ecn_kmin_bytes = 0, ecn_kmax_bytes = 0;
   double ecn_pmax = 0;
   bool pfc = false;
-  int64_t pfc_xoff_bytes = 0, pfc_xon_bytes = 0;  // per ingress link
+  int64_t pfc_xoff_bytes = 0, pfc_xon_bytes = 0;  // per ingress link (static thresholds)
+  // Dynamic threshold (pfc_alpha > 0): an ingress pauses its upstream once its bytes reach
+  // pfc_alpha × the free shared buffer and resumes pfc_resume_offset_bytes below that.
+  double pfc_alpha = 0;
+  int64_t pfc_resume_offset_bytes = 0;
   int64_t pfc_headroom_bytes = 0;                 // above XOFF before a lossless overflow
   int64_t pause_quanta = 65535;                   // quanta of 512 bit-times per PAUSE frame
 };
@@ -91,6 +95,7 @@ class Queue : public PacketSink, public EventHandler {
   void pause_upstream(Queue* up);
   void release_upstream(Queue* up, int64_t bytes);
   Picoseconds pause_duration_ps() const;
+  int64_t pfc_xoff_now() const;
 
   QueueEnv env_;
   int64_t rate_bps_;

@@ -15,6 +15,8 @@ SrdConnection::SrdConnection(const TransportEnv& env, Nic* src, Nic* dst, int sr
   ack_routes_.assign(n, nullptr);
   penalised_until_.assign(n, 0);
   next_path_ = static_cast<uint32_t>(id % n);
+  cwnd_ = static_cast<double>(std::max<int64_t>(1, env.params->srd_window_packets));
+  min_rtt_ps_ = env.params->srd_base_rtt_ps;
 }
 
 const Route* SrdConnection::data_route(uint32_t path) {
@@ -61,10 +63,11 @@ Packet* SrdConnection::send(uint64_t psn, Picoseconds now, bool retransmit) {
   p->route = data_route(p->path);
   p->retransmit = retransmit;
   if (!retransmit) ++inflight_;
-  deadlines_.push_back({psn, now + rto_ps(), p->path});
+  deadlines_.push_back({psn, now, p->path});
   if (!timer_pending_) {
     timer_pending_ = true;
-    env_.events->schedule(deadlines_.front().at, this);
+    timer_at_ = now + rto_ps();
+    env_.events->schedule(timer_at_, this);
   }
   return p;
 }
@@ -79,7 +82,7 @@ Packet* SrdConnection::next_packet(Picoseconds now, Picoseconds* wake_ps) {
     }
   }
   // Resends do not count against the window: their PSNs already do.
-  if (inflight_ >= env_.params->srd_window_packets) return nullptr;
+  if (static_cast<double>(inflight_) + 1 > std::max(cwnd_, 1.0)) return nullptr;
   if (next_new_psn_ >= msg_of_psn_.size()) return nullptr;
   const Message& m = messages_[msg_of_psn_[next_new_psn_]];
   if (m.ready_ps > now) {
@@ -95,6 +98,8 @@ void SrdConnection::on_data(Packet* pkt) {
     received_[psn] = 1;
     Message& m = messages_[msg_of_psn_[psn]];
     if (--m.packets_left == 0) deliver(m);
+  } else {
+    ++env_.counters->spurious_retransmissions;  // a resend whose other copy arrived too
   }
   // The data packet turns into its selective ACK, echoing any CE mark, on the reverse path.
   pkt->type = PacketType::ack;
@@ -109,24 +114,47 @@ void SrdConnection::on_data(Packet* pkt) {
 }
 
 Picoseconds SrdConnection::rto_ps() const {
+  if (srtt_ps_ == 0) return env_.params->srd_rto_ps;
   const auto est = static_cast<Picoseconds>(srtt_ps_ + 4 * rttvar_ps_);
-  return std::max(env_.params->srd_rto_ps, est);
+  return std::max(env_.params->srd_min_rto_ps, est);
+}
+
+void SrdConnection::decrease(double factor, Picoseconds now) {
+  // At most once per RTT: the samples of one window all report the same queue.
+  if (last_decrease_ps_ >= 0 && now - last_decrease_ps_ < static_cast<Picoseconds>(srtt_ps_))
+    return;
+  last_decrease_ps_ = now;
+  cwnd_ = std::max(1.0, cwnd_ * factor);
+}
+
+void SrdConnection::on_rtt_sample(Picoseconds rtt_ps, uint32_t path, Picoseconds now) {
+  const TransportParams& p = *env_.params;
+  const auto rtt = static_cast<double>(rtt_ps);
+  if (srtt_ps_ == 0) {
+    srtt_ps_ = rtt;
+    rttvar_ps_ = rtt / 2;
+  } else {
+    rttvar_ps_ = 0.75 * rttvar_ps_ + 0.25 * std::abs(srtt_ps_ - rtt);
+    srtt_ps_ = 0.875 * srtt_ps_ + 0.125 * rtt;
+  }
+  min_rtt_ps_ = std::min(min_rtt_ps_, rtt_ps);
+  const Picoseconds target = min_rtt_ps_ + p.srd_queue_allowance_ps;
+  if (rtt_ps <= target) {
+    cwnd_ = std::min(cwnd_ + p.srd_ai_packets / cwnd_, static_cast<double>(p.srd_window_packets));
+    return;
+  }
+  penalised_until_[path] = now + p.srd_path_penalty_ps;
+  const double excess = static_cast<double>(rtt_ps - target) / rtt;
+  decrease(std::max(1 - p.srd_beta * excess, 1 - p.srd_max_mdf), now);
 }
 
 void SrdConnection::on_control(Packet* pkt) {
   const uint64_t psn = pkt->seq;
-  if (!pkt->retransmit && !acked_[psn]) {
-    const auto rtt = static_cast<double>(env_.events->now() - pkt->sent_at);
-    if (srtt_ps_ == 0) {
-      srtt_ps_ = rtt;
-      rttvar_ps_ = rtt / 2;
-    } else {
-      rttvar_ps_ = 0.75 * rttvar_ps_ + 0.25 * std::abs(srtt_ps_ - rtt);
-      srtt_ps_ = 0.875 * srtt_ps_ + 0.125 * rtt;
-    }
-  }
-  if (pkt->ecn_echo) penalised_until_[pkt->path] = env_.events->now() + env_.params->srd_path_penalty_ps;
+  const Picoseconds now = env_.events->now();
+  if (pkt->ecn_echo) penalised_until_[pkt->path] = now + env_.params->srd_path_penalty_ps;
   if (!acked_[psn]) {
+    // Every copy carries its own send time, so a sample is never ambiguous (Karn's concern).
+    on_rtt_sample(now - pkt->sent_at, pkt->path, now);
     acked_[psn] = 1;
     --inflight_;
     activate();
@@ -137,6 +165,7 @@ void SrdConnection::on_control(Packet* pkt) {
 void SrdConnection::handle_event(int, Packet*) {
   timer_pending_ = false;
   const Picoseconds now = env_.events->now();
+  const Picoseconds rto = rto_ps();
   bool lost = false;
   while (!deadlines_.empty()) {
     const Deadline d = deadlines_.front();
@@ -144,16 +173,18 @@ void SrdConnection::handle_event(int, Packet*) {
       deadlines_.pop_front();
       continue;
     }
-    if (d.at > now) break;
+    if (d.sent + rto > now) break;  // the estimate grew since it was sent: not late yet
     deadlines_.pop_front();
     ++env_.counters->timeouts;
     penalised_until_[d.path] = now + env_.params->srd_path_penalty_ps;
     resend_.push_back(d.psn);
     lost = true;
   }
+  if (lost) decrease(1 - env_.params->srd_max_mdf, now);
   if (!deadlines_.empty()) {
     timer_pending_ = true;
-    env_.events->schedule(deadlines_.front().at, this);
+    timer_at_ = deadlines_.front().sent + rto;
+    env_.events->schedule(timer_at_, this);
   }
   if (lost) activate();
 }

@@ -1,10 +1,24 @@
 #pragma once
-// SRD (AWS Scalable Reliable Datagram) as published: each packet takes a fresh path (entropy)
-// out of up to `srd_paths`, packets are delivered out of order and a message completes when all
-// its packets have arrived, every packet is acknowledged selectively, a lost packet is resent
-// alone after a µs-scale timeout, and the sender steers away from paths that marked ECN or
-// lost a packet (they are skipped for `srd_path_penalty_ps`). A window of in-flight packets
-// bounds the sender; the timeout adapts to the measured RTT above a configured minimum.
+// SRD (AWS Scalable Reliable Datagram, Shalev et al., IEEE Micro 40(6), 2020): each packet takes
+// a fresh path (entropy) out of up to `srd_paths`, packets are delivered out of order and a
+// message completes when all its packets have arrived, every packet is acknowledged
+// selectively, and a lost packet is resent alone after a µs-scale timeout.
+//
+// Congestion control (the paper describes it only qualitatively: per-connection rate and
+// in-flight limiting driven by ACK timing and RTT, steering away from congested paths; its
+// constants are not published, so ours are documented assumptions, see README):
+//   - one window of in-flight packets per connection (= per destination), at most and
+//     initially `srd_window_packets`;
+//   - delay-based: each ACK of a first transmission gives an RTT sample; below the target
+//     (lowest RTT seen + `srd_queue_allowance_ps`) the window grows by `srd_ai_packets` per
+//     RTT, above it shrinks by β·(rtt − target)/rtt, at most `srd_max_mdf` and once per RTT
+//     (the Swift rule, Kumar et al., SIGCOMM 2020); a timeout shrinks it by `srd_max_mdf`;
+//   - path steering: a path whose ACK echoes an ECN mark, whose packet timed out or whose RTT
+//     sample exceeded the target is skipped for `srd_path_penalty_ps`;
+//   - retransmit timeout: srtt + 4·rttvar (Jacobson/Karels over first transmissions only,
+//     Karn), never below `srd_min_rto_ps`, `srd_rto_ps` before the first sample; a deadline is
+//     re-evaluated against the current estimate when it falls due, so a queue that built up
+//     after a packet was sent does not make its resend spurious.
 #include <deque>
 #include <utility>
 #include <vector>
@@ -23,11 +37,16 @@ class SrdConnection : public Connection {
   bool has_work() const override;
   void handle_event(int kind, Packet* pkt) override;
 
+  double window_packets() const { return cwnd_; }
+  Picoseconds rto_ps() const;
+
  private:
   uint32_t pick_path(Picoseconds now);
   const Route* data_route(uint32_t path);
   const Route* ack_route(uint32_t path);
   Packet* send(uint64_t psn, Picoseconds now, bool retransmit);
+  void on_rtt_sample(Picoseconds rtt, uint32_t path, Picoseconds now);
+  void decrease(double factor, Picoseconds now);
 
   std::vector<const Route*> data_routes_, ack_routes_;
   std::vector<Picoseconds> penalised_until_;
@@ -37,15 +56,17 @@ class SrdConnection : public Connection {
   std::deque<uint64_t> resend_;
   struct Deadline {
     uint64_t psn;
-    Picoseconds at;
+    Picoseconds sent;
     uint32_t path;
   };
-  std::deque<Deadline> deadlines_;  // in send order, so sorted by time
-  int64_t inflight_ = 0;  // distinct PSNs sent and not yet acknowledged
+  std::deque<Deadline> deadlines_;  // in send order
+  int64_t inflight_ = 0;            // distinct PSNs sent and not yet acknowledged
   bool timer_pending_ = false;
-  // Retransmit timeout: Jacobson/Karels estimate from ACKs of first transmissions (Karn),
-  // never below the configured minimum, so queueing delay does not trigger spurious resends.
-  Picoseconds rto_ps() const;
+  Picoseconds timer_at_ = 0;
+  // Congestion state.
+  double cwnd_ = 1;
+  Picoseconds min_rtt_ps_ = 0;
+  Picoseconds last_decrease_ps_ = -1;
   double srtt_ps_ = 0, rttvar_ps_ = 0;
 };
 
