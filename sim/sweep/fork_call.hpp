@@ -1,0 +1,15 @@
+#pragma once
+// Runs a function in a forked child and returns its JSON result (CBOR over a pipe). SimGrid
+// allows one engine per process, so every simulation of a sweep runs in its own child; a crash
+// there becomes an exception here instead of killing the sweep.
+#include <functional>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+// Exceptions thrown by `f` in the child are rethrown here as std::runtime_error with their text;
+// a child killed by a signal is a std::runtime_error naming the signal.
+Json call_in_child(const std::function<Json()>& f);
+
+}  // namespace pdsim
