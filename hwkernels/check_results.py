@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails (exit 1) if any raw result in DIR reports a failed correctness check or is missing."""
+"""Fails (exit 1) if any raw result in DIR reports a failed correctness check or is missing.
+Usage: check_results.py DIR [name,name,...]  (default: every benchmark)"""
 import json
 import pathlib
 import sys
@@ -21,7 +22,9 @@ def walk(node, path, problems):
 def main():
     d = pathlib.Path(sys.argv[1])
     problems = []
-    for name in ("proxy", "launch", "hbm", "gemm", "attention", "nvlink"):
+    names = sys.argv[2].split(",") if len(sys.argv) > 2 else \
+        ["proxy", "launch", "hbm", "gemm", "attention", "nvlink", "ep", "collectives", "nccl"]
+    for name in names:
         f = d / f"raw-{name}.json"
         if not f.exists():
             problems.append(f"{f}: missing (benchmark did not finish)")

@@ -205,5 +205,8 @@ std::string bench_hbm(const Options& o);
 std::string bench_gemm(const Options& o);
 std::string bench_attention(const Options& o);
 std::string bench_nvlink(const Options& o);
+std::string bench_ep(const Options& o);           // ep_a2a.cu
+std::string bench_collectives(const Options& o);  // collectives.cu
+std::string bench_nccl(const Options& o);         // nccl_allreduce.cu
 
 }  // namespace hw

@@ -1,6 +1,7 @@
 // pdsim-hwbench: runs the H200 microbenchmarks and writes one raw-results JSON per benchmark
 // (raw-<name>.json) plus the machine context (raw-context.json) into --out.
-// Usage: pdsim-hwbench --out DIR [--only proxy,launch,hbm,gemm,attention,nvlink] [--quick]
+// Usage: pdsim-hwbench --out DIR [--only proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl]
+//        [--quick]
 #include <cublasLt.h>
 
 #include <chrono>
@@ -56,7 +57,7 @@ std::string context(const hw::Options& o) {
 
 int main(int argc, char** argv) {
   hw::Options o;
-  std::string out, only = "proxy,launch,hbm,gemm,attention,nvlink";
+  std::string out, only = "proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") {
@@ -78,7 +79,8 @@ int main(int argc, char** argv) {
   write_file(out + "/raw-context.json", context(o));
   const std::map<std::string, std::function<std::string(const hw::Options&)>> benches = {
       {"proxy", hw::bench_proxy}, {"launch", hw::bench_launch},       {"hbm", hw::bench_hbm},
-      {"gemm", hw::bench_gemm},   {"attention", hw::bench_attention}, {"nvlink", hw::bench_nvlink}};
+      {"gemm", hw::bench_gemm},   {"attention", hw::bench_attention}, {"nvlink", hw::bench_nvlink},
+      {"ep", hw::bench_ep},       {"collectives", hw::bench_collectives}, {"nccl", hw::bench_nccl}};
   size_t pos = 0;
   while (pos <= only.size()) {
     size_t comma = only.find(',', pos);
