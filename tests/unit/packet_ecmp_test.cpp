@@ -45,25 +45,35 @@ Json permutation(const char* transport_paths) {
 
 TEST(PacketEcmp, SprayingRunsAPermutationNearLineRateAndSinglePathCollides) {
   // Ideal FCT: 1 MB = 250 packets of 4000 B (4082 B on the wire) = 250 · 4082 · 80 ps =
-  // 81.64 µs of serialisation plus at most 6 hops of 1 µs (+ store-and-forward of one packet
-  // per hop, 0.33 µs): ≈ 89.6 µs. A full-bisection fat-tree carries a permutation at line
-  // rate only if the load is spread: sprayed, the median flow finishes within 2× ideal (our
-  // SRD has no rate control, so 35-packet queues still drop and cost retransmit timeouts).
-  const double ideal_us = 81.64 + 6 * (1 + 0.32656);
+  // 81.64 µs of serialisation, plus at most 6 links of 1 µs and the last packet's
+  // store-and-forward on the 5 later links (5 · 0.32656 µs): 89.27 µs between pods.
+  const double serialisation_us = 81.64, ideal_us = 81.64 + 6 + 5 * 0.32656;
   auto spray = run_experiment(permutation("64"));
+  auto ecmp = run_experiment(permutation("1"));
   std::vector<double> sprayed, single;
   const auto& rs = spray.workloads[0]->records();
-  for (size_t i = 0; i < rs.size(); ++i) sprayed.push_back(ps_to_us(spray.fct_ps(0, i)));
-  EXPECT_LT(percentile_of(sprayed, 50), 2 * ideal_us);
-  EXPECT_GE(*std::min_element(sprayed.begin(), sprayed.end()), 81.64);  // never above line rate
-  // Single path: with 128 flows hashed onto 16 core paths, some links carry two or more flows,
-  // and such a flow gets at most half a link: its FCT is at least 2 × 81.64 µs.
-  auto ecmp = run_experiment(permutation("1"));
-  Picoseconds worst = 0;
-  for (size_t i = 0; i < rs.size(); ++i) worst = std::max(worst, ecmp.fct_ps(0, i));
-  EXPECT_GT(ps_to_us(worst), 2 * 81.64);
-  for (size_t i = 0; i < rs.size(); ++i) single.push_back(ps_to_us(ecmp.fct_ps(0, i)));
-  EXPECT_GT(percentile_of(single, 99), percentile_of(sprayed, 99));  // spraying shortens the tail
+  for (size_t i = 0; i < rs.size(); ++i) {
+    sprayed.push_back(ps_to_us(spray.fct_ps(0, i)));
+    single.push_back(ps_to_us(ecmp.fct_ps(0, i)));
+  }
+  // No flow beats its own host link (physical floor), sprayed or not.
+  EXPECT_GE(*std::min_element(sprayed.begin(), sprayed.end()), serialisation_us);
+  EXPECT_GE(*std::min_element(single.begin(), single.end()), serialisation_us);
+  // Sprayed: a permutation loads no link of a full-bisection fat-tree above its rate on
+  // average, so only transient queueing (35 packets at most per hop) slows a flow. "Near line
+  // rate" is asserted as the mean flow reaching >= 80% of the line rate less headers.
+  EXPECT_LT(mean_of(sprayed), ideal_us / 0.8);
+  // Single path: each flow hashes onto one of its edge switch's 4 uplinks, like the 3 other
+  // flows leaving that edge, so it shares its first link with another flow with probability
+  // 1 − (3/4)³ = 0.58 (balls into bins) and then gets half that link while both run: the
+  // median flow takes >= 2 × 81.64 µs, the mean at least 1 + 0.58 times the serialisation.
+  EXPECT_GT(percentile_of(single, 50), 2 * serialisation_us);
+  EXPECT_GT(mean_of(single), (1 + 0.58) * serialisation_us);
+  // The busiest hashed link carries >= 2 flows in full (certain: an edge avoids a collision
+  // with probability 4!/4⁴ = 0.094, all 32 edges with 0.094³² ≈ 1e-33), so its last flow ends
+  // after >= 2 × 81.64 µs.
+  EXPECT_GT(*std::max_element(single.begin(), single.end()), 2 * serialisation_us);
+  EXPECT_GT(percentile_of(single, 99), 2 * percentile_of(sprayed, 99));
 }
 
 }  // namespace
