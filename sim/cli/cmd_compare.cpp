@@ -4,6 +4,7 @@
 
 #include "reports/compare.hpp"
 #include "reports/run_outputs.hpp"
+#include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/serve/run_scenario.hpp"
@@ -37,7 +38,9 @@ PDSIM_CLI_COMMAND(compare, "compare",
                       Json suma = write_run_outputs(ra, o->out + "/" + names[0]);
                       Json sumb = write_run_outputs(rb, o->out + "/" + names[1]);
                       write_file_atomic(o->out + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
-                      std::cout << compare_text(suma, sumb, names) << "Results written to " << o->out << "/\n";
+                      write_file_atomic(o->out + "/tail_compare.json", tail_compare_json(suma, sumb, names).dump(2) + "\n");
+                      std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names)
+                                << "Results written to " << o->out << "/\n";
                       return 0;
                     };
                   })

@@ -3,8 +3,10 @@
 #include <memory>
 
 #include "reports/run_outputs.hpp"
+#include "reports/tail_attribution.hpp"
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/serve/run_scenario.hpp"
 
 namespace {
@@ -26,8 +28,10 @@ PDSIM_CLI_COMMAND(run, "run", "simulate one scenario and print a bench_serving-s
                       pdsim::SimResults r = pdsim::run_scenario_file(o->scenario, o->sets, o->seed);
                       const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
                       pdsim::Json summary = pdsim::write_run_outputs(r, dir);
+                      pdsim::write_file_atomic(dir + "/tail_attribution.json",
+                                               pdsim::tail_attribution_json(summary).dump(2) + "\n");
                       std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
-                                << "Results written to " << dir << "/\n";
+                                << pdsim::tail_attribution_text(summary) << "Results written to " << dir << "/\n";
                       return 0;
                     };
                   })

@@ -12,6 +12,7 @@
 //                     until `bytes` are posted. Models KV transfers and PP activation sends in
 //                     flight during a decode all-to-all.
 #include <algorithm>
+#include <utility>
 
 #include "sim/packet/workload.hpp"
 
@@ -52,20 +53,32 @@ class ServeA2A : public Workload {
     if (top_k_ > experts_) s.at("top_k").fail("expected top_k <= num_experts");
     if (first_node_ < 0 || first_node_ + (ranks_ + gpn_ - 1) / gpn_ > net.nodes())
       s.at("tokens_per_rank").fail("expected the EP ranks to fit in the nodes from first_node on");
+    // Draw every phase's routing now and open its connections in first-use order, before any
+    // other workload posts: connection ids seed the ECMP entropy / SRD paths, so the same a2a
+    // gets the same routing and the same paths with and without a background.
+    const int per_rank = experts_ / ranks_;
+    routes_.resize(static_cast<size_t>(phases_));
+    for (auto& route : routes_)
+      for (int src = 0; src < ranks_; ++src) {
+        int copy = 0;
+        for (int t = 0; t < tokens_[static_cast<size_t>(src)]; ++t) {
+          rng_.sample_distinct(experts_, top_k_, picks_);
+          for (int e : picks_)
+            if (e / per_rank != src) {
+              route.push_back(endpoints(src, e / per_rank, copy++));
+              connection(route.back().first, route.back().second);
+            }
+        }
+      }
   }
   void start() override { net_.events.schedule(start_ps_, this); }
 
-  void handle_event(int, Packet*) override {  // starts a phase with fresh routing
+  void handle_event(int, Packet*) override {  // starts a phase with its own routing draw
     phase_start_ = net_.events.now();
     outstanding_ = 0;
-    const int per_rank = experts_ / ranks_;
-    for (int src = 0; src < ranks_; ++src) {
-      int copy = 0;
-      for (int t = 0; t < tokens_[static_cast<size_t>(src)]; ++t) {
-        rng_.sample_distinct(experts_, top_k_, picks_);
-        for (int e : picks_)
-          if (e / per_rank != src) send(src, e / per_rank, copy++);
-      }
+    for (const auto& [se, de] : routes_[phase_us_.size()]) {
+      ++outstanding_;
+      post(se, de, bytes_);
     }
     if (outstanding_ == 0) finish();
   }
@@ -81,19 +94,11 @@ class ServeA2A : public Workload {
     }
     return net_.nic_endpoint(node, first_nic_ + gpu * nics_ / gpn_);  // GPUs share a NIC
   }
-  void send(int src, int dst, int copy) {
+  std::pair<int, int> endpoints(int src, int dst, int copy) const {
     const int sn = first_node_ + src / gpn_, dn = first_node_ + dst / gpn_;
     const int sg = src % gpn_, dg = dst % gpn_;
-    int se = -1, de = -1;
-    if (sn == dn && net_.gpu_endpoint(sn, sg) >= 0) {
-      se = net_.gpu_endpoint(sn, sg);
-      de = net_.gpu_endpoint(dn, dg);
-    } else {
-      se = nic(sn, sg, copy);
-      de = nic(dn, dg, copy);
-    }
-    ++outstanding_;
-    post(se, de, bytes_);
+    if (sn == dn && net_.gpu_endpoint(sn, sg) >= 0) return {net_.gpu_endpoint(sn, sg), net_.gpu_endpoint(dn, dg)};
+    return {nic(sn, sg, copy), nic(dn, dg, copy)};
   }
   void finish() {
     phase_us_.push_back(ps_to_us(net_.events.now() - phase_start_));
@@ -104,6 +109,7 @@ class ServeA2A : public Workload {
   }
 
   std::vector<int> tokens_, picks_;
+  std::vector<std::vector<std::pair<int, int>>> routes_;  // per phase: (src, dst) endpoint per copy
   int ranks_ = 0, first_node_ = 0, experts_ = 0, top_k_ = 0, phases_ = 1, gpn_ = 1;
   int first_nic_ = 0, nics_ = 1;
   bool stop_ = false;

@@ -1,6 +1,8 @@
 #include "sim/serve/tail_log.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cmath>
 #include <numeric>
 
@@ -65,6 +67,20 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
   for (auto& [k, v] : terms) top["terms_us"][k] = v / got;
   for (auto& [k, v] : mech) top["mechanisms_us"][k] = v / got;
   for (auto& [k, v] : fired) top["fired_fraction"][k] = v / got;
+  // Over every sample: how often each mechanism fired, its mean when it did, and its largest.
+  std::map<std::string, std::array<double, 3>> all;  // weight fired, Σ w·v when fired, max
+  for (size_t i : order)
+    for (const auto& [k, v] : log[i].mech.named()) {
+      auto& a = all[k];
+      if (v > 0) {
+        a[0] += log[i].requests;
+        a[1] += log[i].requests * v;
+      }
+      a[2] = std::max(a[2], v);
+    }
+  for (const auto& [k, a] : all)
+    out["all"][k] = Json{{"fired_fraction", a[0] / samples}, {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
+                         {"max_us", a[2]}};
   out["median"] = record_json(log[median]);
   out["top1pct"] = top;
   out["max"] = record_json(log[order.front()]);
