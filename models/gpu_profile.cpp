@@ -51,7 +51,7 @@ GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& 
   n.expect_only({"schema", "name", "gpu", "provenance", "gemm_bf16", "gemm_fp8", "grouped_gemm_fp8",
                  "hbm_stream", "attention_decode", "indexer_scan", "attention_prefill",
                  "kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us",
-                 "measurements"});
+                 "intranode", "measurements"});
   if (n.at("schema").string() != "pdsim.gpu_profile/1")
     n.at("schema").fail("expected \"pdsim.gpu_profile/1\"");
   GpuProfile p;
@@ -70,6 +70,7 @@ GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& 
   p.graph_kernel_us = n.at("graph_kernel_us").non_negative();
   p.nvlink_GBps = n.at("nvlink_GBps").non_negative();
   p.host_signal_rtt_us = n.at("host_signal_rtt_us").non_negative();
+  if (n.has("intranode")) p.intranode = parse_intranode_profile(n.at("intranode"));
   return p;
 }
 

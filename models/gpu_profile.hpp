@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/intranode_profile.hpp"
 #include "sim/core/json_reader.hpp"
 
 namespace pdsim {
@@ -34,6 +35,7 @@ struct GpuProfile {
   double graph_kernel_us = 0;         // CUDA-graph replay, per kernel
   double nvlink_GBps = 0;             // measured per-direction p2p; 0 = use the GPU spec
   double host_signal_rtt_us = 0;  // GPU→CPU→GPU flag round trip (proxy path); 0 = unmeasured
+  IntranodeProfile intranode;     // optional measured NVLink section; present = false if absent
 };
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file = "",

@@ -35,6 +35,16 @@ struct FabricProfile {
   // NCCL point-to-point (PP activations).
   double p2p_alpha_us = 0;
   double p2p_efficiency = 1.0;
+
+  // Measured intra-node figures taken over from the GPU profile's `intranode` section by
+  // apply_intranode_profile (sim/fabric/intranode_terms.hpp); never read from or written to the
+  // fabric profile file.
+  struct MeasuredNvlink {
+    bool allgather = false;  // CP all-gather uses allgather_fit instead of the ring formula
+    CollectiveFit allgather_fit;
+    int normal_a2a_ranks = 0;  // EP degree the normal-mode rates were measured at; 0 = none
+    double normal_dispatch_GBps = 0, normal_combine_GBps = 0;
+  } nvlink_measured;
 };
 
 FabricProfile load_fabric_profile(const std::string& name_or_path,

@@ -5,6 +5,7 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/fabric/intranode_terms.hpp"
 
 namespace pdsim {
 namespace {
@@ -70,6 +71,7 @@ Deployment build_deployment(const Scenario& s) {
                      "profile '" + s.gpu_profile + "' is for GPU '" + d.gpu_profile.gpu +
                          "' but instance type '" + d.instance.name + "' has '" + d.gpu.name + "'");
   d.fabric = load_fabric_profile(s.fabric.profile, s.file, "fabric.profile");
+  const Json nvlink_terms = apply_intranode_profile(d.fabric, d.gpu_profile);
   if (s.model != "" && d.model.is_moe())
     d.a2a_backend = A2ABackendRegistry::instance().create(s.fabric.a2a_backend, s.file,
                                                           "fabric.a2a_backend", d.fabric);
@@ -145,7 +147,8 @@ Deployment build_deployment(const Scenario& s) {
       {"instance", document("models/catalog/instance", s.instance_type, s.file, "cluster.instance_type")},
       {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
       {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
-      {"fabric_profile", document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")}};
+      {"fabric_profile", document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
+      {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
   return d;
 }
 

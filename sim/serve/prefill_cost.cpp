@@ -65,8 +65,10 @@ ChunkCost PrefillCostModel::stage_chunk(int stage, const std::vector<PrefillSegm
     a.hidden = d_.model.hidden;
     const double copies =
         tokens_per_gpu * expected_distinct_ranks(d_.model.n_routed_experts, l.ep, d_.model.top_k);
-    const double dispatch = nvlink_normal_a2a_us(d_.fabric, copies * a2a_message_bytes(a, A2APhase::dispatch), l.ep);
-    const double combine = nvlink_normal_a2a_us(d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep);
+    const double dispatch = nvlink_normal_a2a_us(
+        d_.fabric, copies * a2a_message_bytes(a, A2APhase::dispatch), l.ep, A2APhase::dispatch);
+    const double combine = nvlink_normal_a2a_us(
+        d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep, A2APhase::combine);
     c.a2a_us = moe_layers * (dispatch + combine);
   }
   return c;

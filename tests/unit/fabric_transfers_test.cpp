@@ -29,7 +29,7 @@ TEST(FabricTransfers, NvlinkRingAllGatherAndNormalA2a) {
   EXPECT_NEAR(nvlink_allgather_us(p, 4e6, 8), 84.0, 1e-9);
   EXPECT_DOUBLE_EQ(nvlink_allgather_us(p, 4e6, 1), 0.0);
   // 30 MB per rank at 300 GB/s = 100 µs, plus α 2 µs.
-  EXPECT_NEAR(nvlink_normal_a2a_us(p, 30e6, 8), 102.0, 1e-9);
+  EXPECT_NEAR(nvlink_normal_a2a_us(p, 30e6, 8, A2APhase::dispatch), 102.0, 1e-9);
 }
 
 TEST(FabricProfiles, ShippedProfilesLoadAndRoundTrip) {
