@@ -16,7 +16,7 @@
 #include "sim/serve/acceptance.hpp"
 #include "sim/serve/cluster_fabric.hpp"
 #include "sim/serve/decode_cost.hpp"
-#include "sim/serve/packet_phase_oracle.hpp"
+#include "sim/serve/decode_tail.hpp"
 #include "sim/serve/platform.hpp"
 #include "sim/serve/prefill_cost.hpp"
 #include "sim/serve/tail_log.hpp"
@@ -62,9 +62,7 @@ struct PrefillInstance {
 class ServingSim {
  public:
   ServingSim(const Deployment& d, uint64_t seed)
-      : d_(d), seed_(seed), prefill_cost_(d), decode_cost_(d, seed), accept_(d.scenario.decode.speculative) {
-    if (d.scenario.fabric.fidelity == "packet" && d.model.is_moe()) oracle_ = std::make_unique<PacketPhaseOracle>(d, seed);
-  }
+      : d_(d), seed_(seed), prefill_cost_(d), decode_cost_(d, seed), accept_(d.scenario.decode.speculative), tail_(d, seed) {}
   SimResults run();
 
  private:
@@ -90,7 +88,6 @@ class ServingSim {
     flows_[next_flow_] = Flow{src, dst, kv, std::move(c)};
     return next_flow_++;
   }
-  std::vector<BackgroundFlow> background(int di) const;
   void record_iteration(int di, ForwardTerms& t, MechanismTerms& m, Rng& rng);
 
   const Deployment& d_;
@@ -120,9 +117,9 @@ class ServingSim {
   std::vector<double> kv_times_s_, kv_bytes_, kv_part_s_;  // per request; per PP-stage part
   std::map<long, Flow> flows_;
   long next_flow_ = 0;
-  std::unique_ptr<PacketPhaseOracle> oracle_;
+  DecodeTail tail_;
   std::vector<IterationRecord> iter_log_;
-  std::vector<double> accept_carry_, prev_compute_;  // per request; per decode instance
+  std::vector<double> accept_carry_;  // per request (tail.acceptance_variance off)
 };
 
 sg4::Host* ServingSim::stage_host(int pi, int stage) const {
@@ -352,15 +349,7 @@ void ServingSim::decode(int di) {
       for (size_t j = 0; j < r.running.size();) {
         const int id = r.running[j];
         const size_t i = static_cast<size_t>(id);
-        int drawn = 0;
-        if (d_.scenario.tail.acceptance_variance) {
-          drawn = accept_.sample_tokens(rng);
-        } else {  // the expected count, fractions carried over to the request's next chunk
-          accept_carry_[i] += accept_.mean_tokens();
-          drawn = static_cast<int>(std::floor(accept_carry_[i]));
-          accept_carry_[i] -= drawn;
-        }
-        const int tokens = std::min(drawn, remaining_[i]);
+        const int tokens = std::min(tail_.accepted_tokens(accept_, rng, accept_carry_[i]), remaining_[i]);
         emit(id, tokens, now);
         st.contexts[j] += tokens;
         if (remaining_[i] > 0) {
@@ -378,57 +367,10 @@ void ServingSim::decode(int di) {
   }
 }
 
-std::vector<BackgroundFlow> ServingSim::background(int di) const {
-  // Rates as the platform shares them: KV flows split their source's KV-engine cap and their
-  // destination's NICs; a PP send has its source's NICs.
-  const double node_Bps = d_.instance.nics_per_node * nic_effective_rate(d_.fabric, d_.instance.nic_gbps);
-  const double kv_Bps = kv_transfer_rate(d_.fabric, d_.kv_block_bytes, d_.kv_nics, d_.instance.nic_gbps);
-  std::map<int, int> kv_from, kv_into;
-  for (const auto& [id, f] : flows_)
-    if (f.kv) {
-      ++kv_from[f.src];
-      ++kv_into[f.dst];
-    }
-  const int first = decode_node_index(d_, di, 0), last = first + d_.scenario.decode.nodes_per_instance;
-  std::vector<BackgroundFlow> out;
-  for (const auto& [id, f] : flows_) {
-    if (f.kv && (f.dst < first || f.dst >= last)) continue;  // another decode instance's NICs
-    const double left = f.comm->get_remaining();
-    if (left <= 0) continue;
-    const double Bps = f.kv ? std::min(kv_Bps / kv_from.at(f.src), node_Bps / kv_into.at(f.dst)) : node_Bps;
-    out.push_back(BackgroundFlow{f.src, f.dst, f.kv, Bps * 8e-9, left});
-  }
-  return out;
-}
-
 void ServingSim::record_iteration(int di, ForwardTerms& t, MechanismTerms& m, Rng& rng) {
-  const auto& tail = d_.scenario.tail;
-  const DecodeInstance& inst = *decode_[static_cast<size_t>(di)];
-  if (oracle_ && tail.fabric_background) {
-    const auto& sp = d_.scenario.decode.speculative;
-    const int q = d_.query_tokens_per_request();
-    std::vector<int> verify, draft;
-    for (const auto& st : inst.states) {
-      verify.push_back(static_cast<int>(st.contexts.size()) * q);
-      draft.push_back(static_cast<int>(st.contexts.size()));
-    }
-    const A2AExcess ex =
-        oracle_->iteration_excess(verify, draft, d_.model.num_moe_layers(), sp.enabled() ? sp.num_steps : 0,
-                                  decode_node_index(d_, di, 0), background(di), t.total_us(), rng);
-    t.dispatch_us += ex.dispatch_us;
-    t.combine_us += ex.combine_us;
-    m.fabric_background_us = ex.dispatch_us + ex.combine_us;
-    m.loaded_phases = ex.loaded_phases;
-  }
-  if (tail.scheduler_hiccups.enabled && rng.bernoulli(tail.scheduler_hiccups.probability)) {
-    t.scheduler_us += tail.scheduler_hiccups.delay_us;
-    m.scheduler_hiccup_us = tail.scheduler_hiccups.delay_us;
-  }
-  // Batch jump: what the compute grew by since the previous iteration, when requests joined.
-  const double compute = t.attention_us + t.moe_compute_us + t.other_us + t.draft_us;
-  double& prev = prev_compute_[static_cast<size_t>(di)];
-  if (m.admitted > 0) m.batch_jump_us = std::max(0.0, compute - prev);
-  prev = compute;
+  std::vector<InFlight> flows;
+  for (const auto& [id, f] : flows_) flows.push_back(InFlight{f.src, f.dst, f.kv, f.comm->get_remaining()});
+  tail_.apply(di, decode_[static_cast<size_t>(di)]->states, flows, t, m, rng);
 }
 
 Json ServingSim::extras() const {
@@ -474,7 +416,7 @@ Json ServingSim::extras() const {
         {"prefill_mean_s", mean_gap([](auto& r) { return r.prefill_start_s; }, [](auto& r) { return r.prefill_end_s; })},
         {"admission_wait_mean_s", mean_gap([](auto& r) { return r.kv_end_s; }, [](auto& r) { return r.chunk_times_s.front(); })}}},
       {"tail", tail_summary(iter_log_)},
-      {"packet_fidelity", oracle_ ? oracle_->stats() : Json(nullptr)},
+      {"packet_fidelity", tail_.packet_stats()},
       {"memory",
        {{"prefill", d_.prefill_memory.breakdown}, {"decode", d_.decode_memory.breakdown},
         {"decode_kv_capacity_tokens_per_rank", d_.decode_memory.kv_capacity_tokens}}}};
@@ -511,7 +453,6 @@ SimResults ServingSim::run() {
     }
     decode_.push_back(std::move(inst));
   }
-  prev_compute_.assign(decode_.size(), 0.0);
   // Round-robin routing is fixed in advance, so each instance knows how many requests it serves.
   const long ranks_total = static_cast<long>(decode_.size()) * d_.decode_ranks;
   for (long id = 0; id < static_cast<long>(n); ++id) {
