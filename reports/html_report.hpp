@@ -1,0 +1,38 @@
+#pragma once
+// Report files for `pdsim run`, `compare` and `sweep` (`--report FILE`): the form follows the
+// extension — .html (self-contained page with Chart.js charts: ITL CDF and tail per run/fabric,
+// per-forward time breakdown, KV-transfer timeline; for sweeps TTFT and TPOT against request
+// rate and the Pareto frontier), .md (the same tables in Markdown), .csv (the same tables,
+// tidy: table,row,column,value). Written atomically.
+#include <string>
+#include <vector>
+
+#include "reports/html_doc.hpp"
+#include "sim/core/json_reader.hpp"
+#include "sim/serve/results.hpp"
+
+namespace pdsim {
+
+struct RunView {
+  std::string name;
+  const SimResults* results = nullptr;
+  Json summary;  // bench_summary(*results)
+};
+
+// One run (one view) or a comparison (two views: A then B, deltas B − A).
+ReportDoc run_report_doc(const std::vector<RunView>& runs);
+// A sweep's result lines (the `pdsim sweep` JSONL contract); `file` names them in errors.
+ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file = "<sweep>");
+
+// Renders by the extension of `path` (.html, .md, .csv; InputError naming --report otherwise).
+std::string render_report_doc(const ReportDoc& doc, const std::string& path);
+void write_report_doc(const ReportDoc& doc, const std::string& path);
+
+void write_run_report(const std::string& path, const SimResults& r, const Json& summary);
+void write_compare_report(const std::string& path, const RunView& a, const RunView& b);
+void write_sweep_report(const std::vector<Json>& lines, const std::string& path);
+
+// Checks `path` has a supported extension before a long run starts.
+void check_report_path(const std::string& path);
+
+}  // namespace pdsim
