@@ -4,7 +4,7 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config git
       libsimgrid-dev libeigen3-dev libcli11-dev nlohmann-json3-dev
       libgtest-dev libgmock-dev libbenchmark-dev
-      libfabric-dev libfabric-bin libibverbs-dev rdma-core
+      libfabric-dev libfabric-bin libibverbs-dev rdma-core libopenmpi-dev openmpi-bin
       clang-14 libclang-rt-14-dev time)
 missing=()
 for p in "${PKGS[@]}"; do

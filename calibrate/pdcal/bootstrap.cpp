@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <thread>
@@ -181,7 +182,7 @@ Bootstrap Bootstrap::connect(const Endpoint& to, double timeout_s) {
 }
 
 Bootstrap::Bootstrap(Bootstrap&& o) noexcept
-    : rank_(o.rank_), nranks_(o.nranks_), fds_(std::move(o.fds_)) {
+    : mpi_(o.mpi_), rank_(o.rank_), nranks_(o.nranks_), fds_(std::move(o.fds_)) {
   o.fds_.clear();
 }
 
@@ -189,7 +190,14 @@ Bootstrap::~Bootstrap() {
   for (int fd : fds_) close(fd);
 }
 
+bool Bootstrap::launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
 std::vector<std::string> Bootstrap::allgather(const std::string& blob, double timeout_s) {
+  if (mpi_) return mpi_allgather(blob);
   auto deadline = deadline_in(timeout_s);
   std::vector<std::string> all(static_cast<size_t>(nranks_));
   if (rank_ == 0) {

@@ -1,8 +1,12 @@
 #pragma once
-// TCP bootstrap for pdcal ranks: rank 0 listens (--listen HOST:PORT), the others connect
-// (--connect HOST:PORT) and get ranks in the order they are accepted. Used only to exchange
-// fabric addresses and for barriers; every blocking call has a deadline, so a dead or hung peer
-// ends the probe with a clear ProbeError instead of hanging.
+// Bootstrap of pdcal ranks, used only to exchange fabric addresses and for barriers.
+// TCP: rank 0 listens (--listen HOST:PORT), the others connect (--connect HOST:PORT) and get
+// ranks in the order they are accepted; every blocking call has a deadline, so a dead or hung
+// peer ends the probe with a clear ProbeError instead of hanging.
+// MPI (`mpirun -n N pdcal ...`, when built with MPI): ranks and the exchange come from
+// MPI_COMM_WORLD (MPI_Allgather of the sizes, then MPI_Allgatherv). MPI calls have no deadline;
+// a rank that dies is handled by the launcher (Open MPI aborts the job), and the probes' own
+// waits on the fabric keep their deadlines.
 #include <string>
 #include <vector>
 
@@ -24,6 +28,11 @@ class Bootstrap {
                           const std::string& port_file);
   // Connector: retries until the listener is up or `timeout_s` passes.
   static Bootstrap connect(const Endpoint& to, double timeout_s);
+  // MPI_Init (once) and MPI_COMM_WORLD; ProbeError when pdcal was built without MPI.
+  static Bootstrap mpi();
+  static bool built_with_mpi();
+  // True when an MPI launcher started this process (Open MPI, MPICH/PMI, PMIx environment).
+  static bool launched_by_mpi();
 
   Bootstrap(Bootstrap&& other) noexcept;
   Bootstrap& operator=(Bootstrap&&) = delete;
@@ -38,6 +47,8 @@ class Bootstrap {
 
  private:
   Bootstrap() = default;
+  std::vector<std::string> mpi_allgather(const std::string& blob);
+  bool mpi_ = false;
   int rank_ = 0, nranks_ = 1;
   std::vector<int> fds_;  // rank 0: one per peer (index rank-1); others: one to rank 0
 };

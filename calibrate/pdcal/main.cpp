@@ -21,6 +21,7 @@ namespace {
 struct Args {
   std::string api = "fabric", listen, connect, port_file, output;
   int ranks = 2, idle_sleep_us = 0;
+  bool mpi = false;
   double bootstrap_timeout_s = 60;
   pdcal::FabricOptions fabric;
   pdcal::VerbsOptions verbs;
@@ -45,6 +46,11 @@ void add_common(CLI::App& app, Args& a) {
   auto* l = app.add_option("--listen", a.listen, "HOST:PORT: be rank 0 and wait for peers");
   auto* c = app.add_option("--connect", a.connect, "HOST:PORT of rank 0");
   l->excludes(c);
+  auto* m = app.add_flag("--mpi", a.mpi,
+                         "bootstrap through MPI (mpirun -n N pdcal ...); the default when started "
+                         "by mpirun without --listen/--connect. Rank 0 writes -o");
+  m->excludes(l);
+  m->excludes(c);
   app.add_option("--ranks", a.ranks, "ranks in total (listener only)")->check(CLI::Range(2, 4096));
   app.add_option("--port-file", a.port_file, "listener: write the bound port here (use port 0)");
   app.add_option("--timeout-s", a.sweep.timeout_s, "give up when a peer is silent this long")
@@ -107,18 +113,28 @@ int run_probe(const std::string& probe, Args& a) {
   }
   std::string error;
   int code = 0;
+  const bool use_mpi =
+      a.mpi || (a.listen.empty() && a.connect.empty() && pdcal::Bootstrap::launched_by_mpi());
+  if (use_mpi && !pdcal::Bootstrap::built_with_mpi())
+    throw pdsim::InputError("<command line>", "--mpi",
+                            "a pdcal built with MPI (this one was not; use --listen/--connect)");
+  // Under MPI only rank 0 writes the output (decided once the rank is known).
+  bool writer = !use_mpi;
   try {
-    if (a.listen.empty() == a.connect.empty())
-      throw pdcal::ProbeError("give exactly one of --listen HOST:PORT or --connect HOST:PORT");
+    if (!use_mpi && a.listen.empty() == a.connect.empty())
+      throw pdcal::ProbeError(
+          "give exactly one of --listen HOST:PORT or --connect HOST:PORT (or run under mpirun)");
     if (a.api == "verbs") {
       a.verbs.endpoints = a.fabric.endpoints;
       pdcal::verbs_check_device(a.verbs);
     }
     auto boot =
-        a.listen.empty()
+        use_mpi ? pdcal::Bootstrap::mpi()
+        : a.listen.empty()
             ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect), a.bootstrap_timeout_s)
             : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), a.ranks,
                                        a.bootstrap_timeout_s, a.port_file);
+    writer = !use_mpi || boot.rank() == 0;
     doc.parameters["ranks"] = boot.nranks();
     auto all = boot.allgather(doc.parameters.dump(), a.bootstrap_timeout_s);
     for (size_t r = 0; r < all.size(); ++r)
@@ -147,6 +163,7 @@ int run_probe(const std::string& probe, Args& a) {
     doc.context = t->describe();
     doc.context["idle_sleep_us"] = a.idle_sleep_us;
     doc.context["rank"] = t->rank();
+    doc.context["bootstrap"] = use_mpi ? "mpi" : "tcp";
     doc.context["ranks"] = n;
     if (probe == "bandwidth") doc.context["role"] = t->rank() == 0 ? "writer" : "target";
     doc.context["memcpy_GBps"] =
@@ -154,7 +171,7 @@ int run_probe(const std::string& probe, Args& a) {
     boot.barrier(a.bootstrap_timeout_s);
     // Checkpoint after every row: even a rank that is killed leaves what it measured.
     auto on_row = [&] {
-      doc.write(a.output, "in progress (or killed): the probe had not finished");
+      if (writer) doc.write(a.output, "in progress (or killed): the probe had not finished");
     };
     if (probe == "pingpong") pdcal::run_pingpong(*t, a.sweep, doc.results, on_row);
     if (probe == "bandwidth") pdcal::run_bandwidth(*t, a.sweep, a.window, doc.results, on_row);
@@ -169,10 +186,13 @@ int run_probe(const std::string& probe, Args& a) {
     error = e.what();
     code = 3;
   }
-  doc.write(a.output, error);
+  if (writer) doc.write(a.output, error);
   if (code != 0)
-    std::cerr << "pdcal: " << error << "\npdcal: wrote the " << doc.results.size()
-              << " result row(s) measured so far to " << a.output << "\n";
+    std::cerr << "pdcal: " << error << "\npdcal: "
+              << (writer ? "wrote the " + std::to_string(doc.results.size()) +
+                               " result row(s) measured so far to " + a.output
+                         : std::string("rank 0 writes the output under MPI"))
+              << "\n";
   return code;
 }
 

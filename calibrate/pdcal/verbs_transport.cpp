@@ -1,6 +1,7 @@
 #include "calibrate/pdcal/verbs_transport.hpp"
 
 #include "calibrate/pdcal/probe_error.hpp"
+#include "calibrate/pdcal/srd_transport.hpp"
 
 #ifdef PDCAL_HAVE_VERBS
 #include <arpa/inet.h>
@@ -272,10 +273,10 @@ class VerbsTransport final : public Transport {
 }  // namespace
 
 void verbs_check_device(const VerbsOptions& opt) {
-  if (opt.qp == "srd")
-    throw NoDeviceError(
-        "verbs: SRD QPs are not implemented in this pdcal; on EFA use --api fabric --provider efa "
-        "(libfabric's efa provider runs over SRD)");
+  if (opt.qp == "srd") {
+    srd_check_device(opt);
+    return;
+  }
   int n = 0;
   ibv_device** list = ibv_get_device_list(&n);
   std::string names;
@@ -291,6 +292,7 @@ void verbs_check_device(const VerbsOptions& opt) {
 }
 
 std::unique_ptr<Transport> make_verbs_transport(const VerbsOptions& opt, Bootstrap& boot) {
+  if (opt.qp == "srd") return make_srd_transport(opt, boot);
   return std::make_unique<VerbsTransport>(opt, boot);
 }
 

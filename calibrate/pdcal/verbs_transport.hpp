@@ -1,6 +1,6 @@
 #pragma once
-// Transport over libibverbs: one RC QP per peer and endpoint (ConnectX / RoCE / InfiniBand).
-// SRD QPs (efadv) are not implemented; on EFA, --api fabric --provider efa runs over SRD. Messages
+// Transport over libibverbs: one RC QP per peer and endpoint (ConnectX / RoCE / InfiniBand), or
+// with qp = "srd" the EFA SRD transport of srd_transport.hpp. RC messages
 // are matched per QP in posting order (the probes post receives in the order peers send), so
 // the tag is carried only as immediate data and checked.
 #include <memory>
@@ -22,7 +22,8 @@ struct VerbsOptions {
 };
 
 // Throws NoDeviceError with a clear message when there is no usable RDMA device (or the
-// requested one is absent) — called before bootstrapping so that a lone rank fails fast.
+// requested one is absent; for "srd": no EFA device) — called before bootstrapping so that a
+// lone rank fails fast. make_verbs_transport builds the RC or the SRD transport.
 void verbs_check_device(const VerbsOptions& opt);
 std::unique_ptr<Transport> make_verbs_transport(const VerbsOptions& opt, Bootstrap& boot);
 

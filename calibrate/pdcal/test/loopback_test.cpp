@@ -1,8 +1,9 @@
 // Runs real pdcal ranks on this host (libfabric tcp or shm over loopback) and checks what they
 // wrote: valid measurement JSON with physically possible values. Usage:
 //   pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR
+//   pdcal_loopback_test PDCAL PROVIDER mpi OUTDIR MPIRUN   (3 ranks under mpirun)
 // SCENARIO: pingpong | bandwidth | scatter | a2a-loop | scatter3 (3 ranks) | stripe (bandwidth
-// over 2 endpoints) | kill | nodevice.
+// over 2 endpoints) | kill | nodevice | nodevice-srd (--api verbs --qp srd).
 // Exit 0 pass, 1 fail, 77 skipped (nodevice on a host that has an RDMA device).
 #include <fcntl.h>
 #include <signal.h>
@@ -119,9 +120,45 @@ const json* row_with(const json& rows, const std::string& key, double value) {
 
 }  // namespace
 
+// Three ranks started by mpirun exchange their addresses through MPI; rank 0 alone writes -o.
+int mpi_scenario(const std::string& pdcal, const std::string& provider, const fs::path& dir,
+                 const std::string& mpirun) {
+  const fs::path out = dir / "loop.json";
+  std::vector<std::string> args = {mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3",
+                                   pdcal, "a2a-loop", "--provider", provider, "--timeout-s", "10",
+                                   "--idle-sleep-us", "20", "--dispatch-bytes", "4k",
+                                   "--combine-bytes", "8k", "-k", "2", "--layers", "10",
+                                   "--forwards", "3", "--warmup-forwards", "1", "-o", out.string()};
+  if (provider == "tcp") args.insert(args.end() - 2, {"--src-addr", "127.0.0.1"});
+  const int rc = wait_for(spawn(args, (dir / "mpirun.log").string()), 50);
+  expect(rc == 0, "mpirun exits 0, got " + std::to_string(rc) + ": " + slurp(dir / "mpirun.log"));
+  if (failures) return 1;
+  json d = load(out);
+  check_envelope(d, "a2a_loop", true);
+  expect(d["context"].value("bootstrap", "") == "mpi", "context.bootstrap is mpi");
+  expect(d["context"].value("ranks", 0) == 3 && d["context"].value("rank", -1) == 0,
+         "3 ranks, written by rank 0");
+  expect(d["parameters"].value("ranks", 0) == 3, "parameters.ranks");
+  const json& rows = d["results"];
+  expect(rows.size() == 3, "dispatch, combine, forward rows");
+  if (rows.size() == 3) {
+    for (const auto& row : rows) check_quantiles(row, row["phase"].dump());
+    // 3 forwards × 10 layers = 30 samples per phase; each forward is the sum of its 10 pairs.
+    expect(rows[0]["iterations"] == 30 && rows[2]["iterations"] == 3, "sample counts");
+    double want = 10 * (rows[0]["mean_us"].get<double>() + rows[1]["mean_us"].get<double>());
+    expect(std::abs(rows[2]["mean_us"].get<double>() - want) <= 1e-9 * want, "forward mean");
+  }
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 6 && std::string(argv[3]) == "mpi") {
+    fs::remove_all(argv[4]);
+    fs::create_directories(argv[4]);
+    return mpi_scenario(argv[1], argv[2], argv[4], argv[5]);
+  }
   if (argc != 5) {
-    std::cerr << "usage: pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR\n";
+    std::cerr << "usage: pdcal_loopback_test PDCAL PROVIDER SCENARIO OUTDIR [MPIRUN]\n";
     return 1;
   }
   const std::string pdcal = argv[1], provider = argv[2], scenario = argv[3];
@@ -129,18 +166,22 @@ int main(int argc, char** argv) {
   fs::remove_all(dir);
   fs::create_directories(dir);
 
-  if (scenario == "nodevice") {
+  if (scenario == "nodevice" || scenario == "nodevice-srd") {
     if (fs::exists("/sys/class/infiniband") && !fs::is_empty("/sys/class/infiniband")) {
       std::cout << "skipped: this host has an RDMA device\n";
       return 77;
     }
-    pid_t p = spawn({pdcal, "pingpong", "--api", "verbs", "--listen", "127.0.0.1:0", "-o",
-                     (dir / "v.json").string()},
-                    (dir / "v.log").string());
+    std::vector<std::string> args = {pdcal, "pingpong", "--api", "verbs", "--listen",
+                                     "127.0.0.1:0", "-o", (dir / "v.json").string()};
+    if (scenario == "nodevice-srd") args.insert(args.end(), {"--qp", "srd"});
+    pid_t p = spawn(args, (dir / "v.log").string());
     int rc = wait_for(p, 20);
     std::string log = slurp(dir / "v.log");
     expect(rc == 4, "verbs with no device exits 4, got " + std::to_string(rc));
     expect(log.find("no RDMA device") != std::string::npos, "message names the cause: " + log);
+    if (scenario == "nodevice-srd")
+      expect(log.find("EFA") != std::string::npos, "message says SRD needs EFA: " + log);
+    expect(!fs::exists(dir / "v.json"), "no output file without a device");
     return failures ? 1 : 0;
   }
 
