@@ -1,8 +1,10 @@
-// pdsim compare A B [--out DIR] [--seed N] [--set path=value]...: two scenarios side by side.
+// pdsim compare A B [--out DIR] [--seed N] [--set path=value]... [--report FILE.html|.md|.csv]...:
+// two scenarios side by side.
 #include <iostream>
 #include <memory>
 
 #include "reports/compare.hpp"
+#include "reports/html_report.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
@@ -13,7 +15,7 @@ namespace {
 struct CompareOptions {
   std::string a, b, out = "out/compare";
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, reports;
 };
 }  // namespace
 
@@ -26,8 +28,10 @@ PDSIM_CLI_COMMAND(compare, "compare",
                     app.add_option("--out", o->out, "output directory (default out/compare)");
                     app.add_option("--seed", o->seed, "random seed for both (default: each scenario's)");
                     app.add_option("--set", o->sets, "override a field in both scenarios: dotted.path=value");
+                    app.add_option("--report", o->reports, "also write a report: FILE.html (charts), .md or .csv");
                     return [o] {
                       using namespace pdsim;
+                      for (const auto& f : o->reports) check_report_path(f);
                       // Both scenarios are validated before either is simulated.
                       Scenario sa = load_scenario(o->a, o->sets), sb = load_scenario(o->b, o->sets);
                       if (o->seed) sa.seed = sb.seed = *o->seed;
@@ -39,6 +43,8 @@ PDSIM_CLI_COMMAND(compare, "compare",
                       Json sumb = write_run_outputs(rb, o->out + "/" + names[1]);
                       write_file_atomic(o->out + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
                       write_file_atomic(o->out + "/tail_compare.json", tail_compare_json(suma, sumb, names).dump(2) + "\n");
+                      for (const auto& f : o->reports)
+                        write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
                       std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names)
                                 << "Results written to " << o->out << "/\n";
                       return 0;
