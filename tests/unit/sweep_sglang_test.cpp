@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "sim/core/data_path.hpp"
+#include "sim/sweep/sglang_flags.hpp"
+
+namespace pdsim {
+namespace {
+
+Scenario reference() {
+  return load_scenario(data_root() + "/scenarios/glm51-2p2d-efa.json");
+}
+
+// The launch flags of mission.md's reference deployment, verbatim.
+const std::string kMissionPrefill =
+    "--tp-size 8 --pp-size 2 --nnodes 2 --chunked-prefill-size 16384 --attention-backend nsa "
+    "--enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode round-robin-split "
+    "--moe-a2a-backend deepep --deepep-mode normal --ep-dispatch-algorithm dynamic "
+    "--eplb-algorithm deepseek --moe-dense-tp-size 1 --mem-fraction-static 0.85 "
+    "--max-running-requests 128 --disaggregation-mode prefill --disaggregation-transfer-backend "
+    "mooncake";
+const std::string kMissionDecode =
+    "--tp-size 16 --dp-size 16 --nnodes 2 --enable-dp-attention --enable-dp-lm-head "
+    "--moe-dense-tp-size 1 --moe-a2a-backend deepep --deepep-mode low_latency "
+    "--ep-dispatch-algorithm dynamic --eplb-algorithm deepseek --attention-backend nsa "
+    "--mem-fraction-static 0.74 --max-running-requests 256 --cuda-graph-max-bs 16 "
+    "--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+    "--speculative-num-draft-tokens 4";
+
+TEST(SweepSglang, ReferenceScenarioGivesMissionFlags) {
+  const SglangFlags f = sglang_flags(reference());
+  // Exactly mission.md's flags, plus --model-path (mission.md leaves it out) and, for decode,
+  // the disaggregation role and transfer backend that SGLang needs on the decode side too.
+  EXPECT_EQ(f.prefill, "--model-path zai-org/GLM-5.1-FP8 " + kMissionPrefill);
+  EXPECT_EQ(f.decode,
+            "--model-path zai-org/GLM-5.1-FP8 " + kMissionDecode +
+                " --disaggregation-mode decode --disaggregation-transfer-backend mooncake");
+  EXPECT_EQ(f.decode_env, "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=128");
+  EXPECT_EQ(f.router,
+            "--pd-disaggregation --mini-lb --prefill http://<prefill-0-node-0>:30000 8998 "
+            "--decode http://<decode-0-node-0>:30000");
+}
+
+TEST(SweepSglang, WhatIfsChangeTheirFlags) {
+  Scenario s = reference();
+  s.decode.speculative.algorithm = "none";
+  s.decode.nodes_per_instance = 4;
+  s.decode.tp = s.decode.dp = s.decode.ep = 32;
+  s.decode.kv_cache_dtype = "fp8";
+  s.prefill.instances = 2;
+  s.prefill.chunked_prefill_size = 32768;
+  const SglangFlags f = sglang_flags(s);
+  EXPECT_EQ(f.decode.find("--speculative"), std::string::npos);
+  EXPECT_NE(f.decode.find("--tp-size 32 --dp-size 32 --nnodes 4"), std::string::npos) << f.decode;
+  EXPECT_NE(f.decode.find("--kv-cache-dtype fp8_e4m3"), std::string::npos);
+  EXPECT_NE(f.prefill.find("--kv-cache-dtype fp8_e4m3"), std::string::npos);
+  EXPECT_NE(f.prefill.find("--chunked-prefill-size 32768"), std::string::npos);
+  EXPECT_NE(f.router.find("--prefill http://<prefill-1-node-0>:30000 8998"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pdsim
