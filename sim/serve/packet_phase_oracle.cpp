@@ -12,16 +12,18 @@
 namespace pdsim {
 namespace {
 
-// Sampling-method constants (not physical parameters): the a2a starts after the background has
-// filled the paths for a few base RTTs, and consecutive sample phases are spaced so that
-// queues left by one phase drain before the next.
+// Sampling-method constant (not a physical parameter): the a2a starts after the background has
+// filled the paths for a few base RTTs.
 constexpr double kWarmupUs = 50;
-constexpr double kGapUs = 20;
 
+// The grid point nearest to `mean` in ratio (1,2,3,4,6,8,12,16,…: steps ×1.33 / ×1.5).
 int tokens_bucket(double mean) {
-  int b = 1;
-  while (b < mean) b = (b < 3) ? b + 1 : (b % 3 == 0 ? b / 3 * 4 : b / 2 * 3);  // 1,2,3,4,6,8,12,16,…
-  return b;
+  int lo = 1, hi = 1;
+  while (hi < mean) {
+    lo = hi;
+    hi = (hi < 3) ? hi + 1 : (hi % 3 == 0 ? hi / 3 * 4 : hi / 2 * 3);
+  }
+  return mean * mean >= static_cast<double>(lo) * hi ? hi : lo;
 }
 
 uint64_t fnv1a(const std::string& s) {
@@ -52,9 +54,17 @@ PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
   PhaseQuery out;
   out.phase = q.phase;
   out.first_node = q.first_node;
-  const double sum = std::accumulate(q.tokens_per_rank.begin(), q.tokens_per_rank.end(), 0.0);
-  const double mean = q.tokens_per_rank.empty() ? 0 : sum / static_cast<double>(q.tokens_per_rank.size());
-  out.tokens_per_rank.assign(q.tokens_per_rank.size(), tokens_bucket(mean));
+  // Per node: its ranks' mean tokens, rounded up to the grid (what enters and leaves each
+  // node's NICs is what contends with the background there).
+  const size_t gpn = static_cast<size_t>(d_.instance.gpus_per_node);
+  out.tokens_per_rank.resize(q.tokens_per_rank.size());
+  for (size_t first = 0; first < q.tokens_per_rank.size(); first += gpn) {
+    const size_t last = std::min(first + gpn, q.tokens_per_rank.size());
+    const double sum = std::accumulate(q.tokens_per_rank.begin() + static_cast<long>(first),
+                                       q.tokens_per_rank.begin() + static_cast<long>(last), 0.0);
+    const int b = sum > 0 ? tokens_bucket(sum / static_cast<double>(last - first)) : 0;
+    std::fill(out.tokens_per_rank.begin() + static_cast<long>(first), out.tokens_per_rank.begin() + static_cast<long>(last), b);
+  }
   std::map<std::tuple<bool, int, int>, double> merged;
   for (const auto& f : q.flows) merged[{f.kv, f.src_node, f.dst_node}] += f.rate_gbps;
   for (const auto& [k, rate] : merged) {
@@ -68,8 +78,9 @@ PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
 }
 
 std::string PacketPhaseOracle::key(const PhaseQuery& q) {
-  std::string k = (q.phase == A2APhase::dispatch ? "d" : "c") + std::to_string(q.first_node) + "/t" +
-                  std::to_string(q.tokens_per_rank.empty() ? 0 : q.tokens_per_rank.front());
+  std::string k = (q.phase == A2APhase::dispatch ? "d" : "c") + std::to_string(q.first_node) + "/t";
+  for (size_t i = 0; i < q.tokens_per_rank.size(); ++i)  // ranks of a node share a value: runs
+    if (i == 0 || q.tokens_per_rank[i] != q.tokens_per_rank[i - 1]) k += std::to_string(q.tokens_per_rank[i]) + ",";
   for (const auto& f : q.flows)
     k += std::string("/") + (f.kv ? "kv" : "pp") + std::to_string(f.src_node) + ">" + std::to_string(f.dst_node) +
          "@" + std::to_string(static_cast<int>(std::lround(2.0 * std::log2(f.rate_gbps))));
@@ -83,38 +94,47 @@ uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
 }
 
 PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples, uint64_t seed) const {
-  Json doc = cluster_experiment(d_, seed);
   const auto& s = d_.scenario;
   const int nics = d_.instance.nics_per_node;
   Json a2a = {{"kind", "serve_a2a"},       {"name", "a2a"},
               {"first_node", q.first_node}, {"tokens_per_rank", q.tokens_per_rank},
               {"num_experts", d_.a2a.num_experts}, {"top_k", d_.a2a.top_k},
               {"hidden", d_.a2a.hidden},   {"phase", q.phase == A2APhase::dispatch ? "dispatch" : "combine"},
-              {"phases", samples},         {"gap_us", kGapUs},
-              {"start_us", kWarmupUs},     {"first_nic", 0},
-              {"nics", d_.a2a_nics},       {"stop_when_done", true}};
-  doc["workloads"].push_back(a2a);
-  Paired out;
-  out.idle_us = run_phases(doc, samples);
-  if (q.flows.empty()) {
-    out.loaded_us = out.idle_us;
-    return out;
-  }
+              {"phases", 1},               {"start_us", kWarmupUs},
+              {"first_nic", 0},            {"nics", d_.a2a_nics},
+              {"stop_when_done", true}};
+  Json bg = Json::array();
   for (size_t i = 0; i < q.flows.size(); ++i) {
     const auto& f = q.flows[i];
-    // Long enough to outlast the measurement; the run stops when the a2a's last phase ends.
-    const double bytes = std::max(1e6, f.rate_gbps / 8.0 * 1e9 * 0.1);
-    doc["workloads"].push_back({{"kind", "serve_background"},
-                                {"name", "bg" + std::to_string(i)},
-                                {"src_node", f.src_node},
-                                {"dst_node", f.dst_node},
-                                {"bytes", static_cast<int64_t>(bytes)},
-                                {"rate_gbps", f.rate_gbps},
-                                {"block_bytes", static_cast<int64_t>(std::max(4096.0, d_.kv_block_bytes))},
-                                {"first_nic", f.kv ? s.prefill.kv_first_nic : 0},
-                                {"nics", f.kv ? d_.kv_nics : nics}});
+    // Long enough to outlast the measurement; the run stops when the a2a phase ends.
+    const double bytes = std::max(1e6, f.rate_gbps / 8.0 * 1e9 * 0.01);
+    bg.push_back({{"kind", "serve_background"},
+                  {"name", "bg" + std::to_string(i)},
+                  {"src_node", f.src_node},
+                  {"dst_node", f.dst_node},
+                  {"bytes", static_cast<int64_t>(bytes)},
+                  {"rate_gbps", f.rate_gbps},
+                  {"block_bytes", static_cast<int64_t>(std::max(4096.0, d_.kv_block_bytes))},
+                  {"first_nic", f.kv ? s.prefill.kv_first_nic : 0},
+                  {"nics", f.kv ? d_.kv_nics : nics}});
   }
-  out.loaded_us = run_phases(doc, samples);
+  // Each sample is its own packet run with its own seed: its own routing draw and its own ECMP
+  // hash / SRD path realisation for every connection, a2a and background alike. The idle run
+  // uses the same seed, so the pair differs only by the background.
+  Paired out;
+  const Rng base(seed);
+  for (int i = 0; i < samples; ++i) {
+    Json doc = cluster_experiment(d_, base.fork(static_cast<uint64_t>(i)).next_u64());
+    doc["workloads"].push_back(a2a);
+    const double idle = run_phases(doc, 1).front();
+    out.idle_us.push_back(idle);
+    if (q.flows.empty()) {
+      out.loaded_us.push_back(idle);
+      continue;
+    }
+    for (const auto& w : bg) doc["workloads"].push_back(w);
+    out.loaded_us.push_back(run_phases(doc, 1).front());
+  }
   return out;
 }
 
@@ -126,7 +146,7 @@ const std::vector<double>& PacketPhaseOracle::excess_us(const PhaseQuery& raw) {
   std::vector<double> ex(static_cast<size_t>(samples_), 0.0);
   if (!q.flows.empty()) {
     const Paired p = simulate(q, samples_, sample_seed(q));
-    packet_runs_ += 2;
+    packet_runs_ += 2L * samples_;
     for (size_t i = 0; i < ex.size(); ++i) ex[i] = p.loaded_us[i] - p.idle_us[i];
   }
   return memo_.emplace(k, std::move(ex)).first->second;

@@ -14,13 +14,15 @@
 //
 // Memo key (quantised query; documented in sim/serve/README.md):
 //   phase, first node of the EP ranks,
-//   tokens: every rank gets the mean tokens per rank rounded up to the grid 1,2,3,4,6,8,12,…
-//           (×1.5 / ×1.33 steps),
+//   tokens: per node, every rank gets its node's mean tokens per rank, rounded to the nearest
+//           (in ratio) point of the grid 1,2,3,4,6,8,12,… (×1.5 / ×1.33 steps); a node whose
+//           ranks have no tokens stays at 0,
 //   flows:  merged per (KV|PP, source, destination) with rates summed, each rate rounded to the
 //           nearest power of √2 Gb/s; remaining bytes are not in the key: they decide, phase by
 //           phase within an iteration, whether the flow is still active (iteration_excess).
-// Samples are seeded from (run seed, phase, first node, tokens bucket) only, so memo contents do
-// not depend on call order and the run is deterministic.
+// Each sample is its own short packet run (own routing draw, own ECMP / SRD path realisation),
+// seeded from (run seed, phase, first node, tokens buckets) only, so memo contents do not depend
+// on call order and the run is deterministic.
 #include <map>
 #include <string>
 #include <vector>

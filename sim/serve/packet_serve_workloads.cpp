@@ -12,6 +12,7 @@
 //                     until `bytes` are posted. Models KV transfers and PP activation sends in
 //                     flight during a decode all-to-all.
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "sim/packet/workload.hpp"
@@ -54,36 +55,49 @@ class ServeA2A : public Workload {
     if (first_node_ < 0 || first_node_ + (ranks_ + gpn_ - 1) / gpn_ > net.nodes())
       s.at("tokens_per_rank").fail("expected the EP ranks to fit in the nodes from first_node on");
     // Draw every phase's routing now and open its connections in first-use order, before any
-    // other workload posts: connection ids seed the ECMP entropy / SRD paths, so the same a2a
+    // other workload posts. Each phase gets its own connections: connection ids seed the ECMP
+    // entropy / SRD paths, so every phase samples another hash realisation, and the same a2a
     // gets the same routing and the same paths with and without a background.
     const int per_rank = experts_ / ranks_;
     routes_.resize(static_cast<size_t>(phases_));
-    for (auto& route : routes_)
+    for (auto& route : routes_) {
+      std::map<std::pair<int, int>, Connection*> conns;
       for (int src = 0; src < ranks_; ++src) {
         int copy = 0;
         for (int t = 0; t < tokens_[static_cast<size_t>(src)]; ++t) {
           rng_.sample_distinct(experts_, top_k_, picks_);
-          for (int e : picks_)
-            if (e / per_rank != src) {
-              route.push_back(endpoints(src, e / per_rank, copy++));
-              connection(route.back().first, route.back().second);
-            }
+          for (int e : picks_) {
+            if (e / per_rank == src) continue;
+            const auto ends = endpoints(src, e / per_rank, copy++);
+            Connection*& c = conns[ends];
+            if (!c) c = net_.connect(ends.first, ends.second);
+            route.push_back(c);
+          }
         }
       }
+    }
+  }
+  // Messages are posted on the phase's own connections, so they bypass Workload::post and its
+  // per-message records (only phase times are needed).
+  void on_delivered(const Message&, Picoseconds) override {
+    if (--outstanding_ == 0) finish();
   }
   void start() override { net_.events.schedule(start_ps_, this); }
 
   void handle_event(int, Packet*) override {  // starts a phase with its own routing draw
     phase_start_ = net_.events.now();
     outstanding_ = 0;
-    for (const auto& [se, de] : routes_[phase_us_.size()]) {
+    const Picoseconds now = net_.events.now();
+    for (Connection* c : routes_[phase_us_.size()]) {
       ++outstanding_;
-      post(se, de, bytes_);
+      Message m;
+      m.bytes = bytes_;
+      m.posted_ps = now;
+      m.ready_ps = now + net_.issue_delay_ps();
+      m.owner = this;
+      c->post(m);
     }
     if (outstanding_ == 0) finish();
-  }
-  void delivered(int64_t, Picoseconds) override {
-    if (--outstanding_ == 0) finish();
   }
 
  private:
@@ -109,7 +123,7 @@ class ServeA2A : public Workload {
   }
 
   std::vector<int> tokens_, picks_;
-  std::vector<std::vector<std::pair<int, int>>> routes_;  // per phase: (src, dst) endpoint per copy
+  std::vector<std::vector<Connection*>> routes_;  // per phase: the connection of every copy
   int ranks_ = 0, first_node_ = 0, experts_ = 0, top_k_ = 0, phases_ = 1, gpn_ = 1;
   int first_nic_ = 0, nics_ = 1;
   bool stop_ = false;
