@@ -86,9 +86,11 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
   Json ds = Json::array();
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
+    // Series side by side around each request id, so two fabrics' transfers do not hide each other.
+    const double dy = series.size() > 1 ? 0.35 * (static_cast<double>(i) / static_cast<double>(series.size() - 1) - 0.5) : 0;
     for (const auto& s : series[i].second) {
-      pts.push_back(xy(s.start_s, s.request_id));
-      pts.push_back(xy(s.end_s, s.request_id));
+      pts.push_back(xy(s.start_s, s.request_id + dy));
+      pts.push_back(xy(s.end_s, s.request_id + dy));
       pts.push_back({{"x", s.end_s}, {"y", nullptr}});  // breaks the line between transfers
     }
     ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
@@ -116,15 +118,18 @@ Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::strin
       Json data = Json::array();
       for (const SweepResultPoint* p : pts)
         if (auto v = p->metric(std::string(stat) + "_" + metric + "_ms")) data.push_back(xy(*p->rate, *v));
-      Json d = {{"label", order[i] + " (" + stat + ")"}, {"data", data}, {"borderColor", colour(i)},
+      Json d = {{"label", pts.front()->short_config + " (" + stat + ")"}, {"data", data}, {"borderColor", colour(i)},
                 {"backgroundColor", colour(i)}, {"pointRadius", 3}, {"borderWidth", 2}};
-      if (std::string(stat) == "p99") d["borderDash"] = {6, 4};
+      if (std::string(stat) == "p99") {
+        d["borderDash"] = {6, 4};
+        d["pdsimNoLegend"] = true;  // one legend entry per configuration (the mean line)
+      }
       ds.push_back(d);
     }
   }
   return {{"type", "line"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("request rate (req/s)"), axis(y_label), order.size() <= 8)}};
+          {"options", options(axis("request rate (req/s)"), axis(y_label), order.size() <= 16)}};
 }
 
 Json pareto_chart(const std::vector<SweepResultPoint>& points, const std::vector<size_t>& frontier) {

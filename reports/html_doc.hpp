@@ -23,6 +23,7 @@ struct ReportTable {
 struct ReportChart {
   std::string id, title, note;  // note: one line under the title (what is plotted)
   Json config;                  // Chart.js configuration {type, data, options}
+  int height_px = 0;            // 0: the page default (340 px)
 };
 
 struct ReportDoc {

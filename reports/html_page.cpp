@@ -55,6 +55,10 @@ const char* kScript = R"(
     cfg.options = cfg.options || {};
     cfg.options.responsive = true;
     cfg.options.maintainAspectRatio = false;
+    // Datasets marked pdsimNoLegend (e.g. the p99 twin of a mean line) stay out of the legend.
+    var legend = ((cfg.options.plugins = cfg.options.plugins || {}).legend = cfg.options.plugins.legend || {});
+    legend.labels = legend.labels || {};
+    legend.labels.filter = function(item, d){ return !d.datasets[item.datasetIndex].pdsimNoLegend; };
     new Chart(el, cfg);
     drawn++;
   });
@@ -79,7 +83,9 @@ std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
   for (const auto& c : doc.charts) {
     o += "<section><h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) o += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
-    o += "<div class=\"chart\"><canvas id=\"" + html_escape(c.id) + "\"></canvas></div></section>\n";
+    o += "<div class=\"chart\"" +
+         (c.height_px > 0 ? " style=\"height:" + std::to_string(c.height_px) + "px\"" : std::string()) +
+         "><canvas id=\"" + html_escape(c.id) + "\"></canvas></div></section>\n";
     charts.push_back({{"id", c.id}, {"config", c.config}});
   }
   if (!doc.charts.empty()) o += "</div>\n";

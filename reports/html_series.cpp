@@ -92,15 +92,19 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
     }
     if (n.has("slo") && n.at("slo").is_object()) p.slo = n.at("slo").raw();
     if (p.status == "ok" && p.gpus <= 0) n.at("gpus").fail("expected a positive GPU count for an ok point");
-    std::string config;
+    std::string config, short_config;
     for (const auto& [k, v] : p.overrides.items()) {
       if (k == "workload.request_rate") {
         if (v.is_number()) p.rate = v.get<double>();
         continue;
       }
-      config += (config.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+      const std::string value = v.is_string() ? v.get<std::string>() : v.dump();
+      config += (config.empty() ? "" : ", ") + k + "=" + value;
+      const auto dot = k.find_last_of('.');
+      short_config += (short_config.empty() ? "" : ", ") + (dot == std::string::npos ? k : k.substr(dot + 1)) + "=" + value;
     }
     p.config = config.empty() ? "base" : config;
+    p.short_config = short_config.empty() ? "base" : short_config;
     if (!p.rate) p.rate = p.metric("request_rate");
     out.push_back(std::move(p));
   }

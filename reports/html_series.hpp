@@ -42,6 +42,7 @@ struct SweepResultPoint {
   Json slo = Json::object();
   std::optional<double> rate;       // overrides["workload.request_rate"], else summary.request_rate
   std::string config;               // the overrides other than the request rate, "k=v, ..." ("base" if none)
+  std::string short_config;         // the same with each path's last component ("nodes_per_instance=2, ...")
   std::optional<double> metric(const std::string& key) const;  // summary number
   std::optional<double> throughput_per_gpu() const;           // output_throughput / gpus
 };

@@ -69,10 +69,14 @@ ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& fi
   d.subtitle = std::to_string(pts.size()) + " points, " + std::to_string(ok) + " ok, " +
                std::to_string(pts.size() - ok) + " infeasible or failed; " + std::to_string(frontier.size()) +
                " on the Pareto frontier.";
+  // Taller charts when many configurations share the legend.
+  std::set<std::string> configs;
+  for (const auto& p : pts) configs.insert(p.config);
+  const int height = 340 + 9 * static_cast<int>(std::min<size_t>(configs.size(), 16));
   d.charts.push_back({"ttft-rate", "TTFT against request rate", "Mean (solid) and p99 (dashed) per configuration.",
-                      vs_rate_chart(pts, "ttft", "TTFT (ms)")});
+                      vs_rate_chart(pts, "ttft", "TTFT (ms)"), height});
   d.charts.push_back({"tpot-rate", "TPOT against request rate", "Mean (solid) and p99 (dashed) per configuration.",
-                      vs_rate_chart(pts, "tpot", "TPOT (ms)")});
+                      vs_rate_chart(pts, "tpot", "TPOT (ms)"), height});
   d.charts.push_back({"pareto", "Pareto frontier", "Output throughput per GPU against mean TPOT; the line joins the non-dominated points.",
                       pareto_chart(pts, frontier)});
   Named<std::vector<BreakdownTerm>> bars;

@@ -96,7 +96,8 @@ TEST(ReportsHtmlSweep, ParetoFrontierAndRateSeries) {
   const Json c = vs_rate_chart(pts, "ttft", "TTFT (ms)");
   const Json& ds = c["data"]["datasets"];
   ASSERT_EQ(ds.size(), 4u);  // two configs × (mean, p99)
-  EXPECT_EQ(ds[0]["label"], "decode.nodes_per_instance=2 (mean)");
+  EXPECT_EQ(ds[0]["label"], "nodes_per_instance=2 (mean)");
+  EXPECT_EQ(ds[1]["pdsimNoLegend"], true);
   EXPECT_EQ(ds[0]["data"], Json::parse(R"([{"x":0.5,"y":1050.0},{"x":1.0,"y":1100.0},{"x":2.0,"y":1200.0}])"));
   EXPECT_EQ(ds[1]["data"][0]["y"], 2050.0);
   EXPECT_EQ(ds[3]["data"], Json::parse(R"([{"x":0.5,"y":2050.0},{"x":1.0,"y":2100.0}])"));
@@ -177,6 +178,9 @@ TEST(ReportsHtmlRun, CompareDeltas) {
   EXPECT_TRUE(contains(md, "| total | 1600.00 | 1300.00 |\n")) << md;
   EXPECT_TRUE(contains(md, "| mean TTFT (ms) | 1166.67 | 1166.67 | 0.00 |\n")) << md;
   EXPECT_EQ(d.charts[0].config["data"]["datasets"].size(), 2u);
+  // KV segments of the two runs drawn 0.35 apart around the request id.
+  EXPECT_EQ(d.charts[3].config["data"]["datasets"][0]["data"][0]["y"], 2 - 0.175);
+  EXPECT_EQ(d.charts[3].config["data"]["datasets"][1]["data"][0]["y"], 2 + 0.175);
 }
 
 TEST(ReportsHtmlPage, SelfContainedAndScriptSafe) {
