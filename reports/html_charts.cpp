@@ -94,12 +94,29 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
       pts.push_back({{"x", s.end_s}, {"y", nullptr}});  // breaks the line between transfers
     }
     ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)}, {"pointRadius", 0}, {"borderWidth", 3},
+                  {"backgroundColor", colour(i)}, {"pointRadius", 1.5}, {"borderWidth", 3},
                   {"spanGaps", false}});
   }
+  Json y = axis("request id");
+  y["min"] = -1;
   return {{"type", "line"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("time since the first request (s)"), axis("request id"))}};
+          {"options", options(axis("time since the first request (s)"), y)}};
+}
+
+Json kv_duration_chart(const Named<std::vector<KvSpan>>& series) {
+  Json ds = Json::array();
+  for (size_t i = 0; i < series.size(); ++i) {
+    Json pts = Json::array();
+    for (const auto& s : series[i].second) pts.push_back(xy(s.start_s, (s.end_s - s.start_s) * 1e3));
+    ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
+                  {"backgroundColor", colour(i)}, {"pointRadius", 2.5}});
+  }
+  Json y = axis("KV transfer time (ms)");
+  y["beginAtZero"] = true;
+  return {{"type", "scatter"},
+          {"data", {{"datasets", ds}}},
+          {"options", options(axis("transfer start (s since the first request)"), y)}};
 }
 
 Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric, const std::string& y_label) {

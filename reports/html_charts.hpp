@@ -22,6 +22,8 @@ Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series);
 Json breakdown_chart(const Named<std::vector<BreakdownTerm>>& runs);
 // Each transfer a horizontal segment at its request id, from KV start to end (s).
 Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series);
+// Each transfer's duration (ms) at its start time: contention between transfers shows as spread.
+Json kv_duration_chart(const Named<std::vector<KvSpan>>& series);
 // Mean (solid) and p99 (dashed) of `metric` ("ttft" | "tpot") against request rate, one colour
 // per configuration.
 Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric, const std::string& y_label);

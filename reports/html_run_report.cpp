@@ -41,7 +41,8 @@ ReportTable metrics_table(const std::vector<RunView>& runs) {
     std::vector<std::optional<double>> vals;
     for (const auto& r : runs) {
       vals.push_back(summary_number(r.summary, key));
-      row.push_back(num_or_null(vals.back()));
+      const bool count = std::string(key) == "completed" && vals.back();
+      row.push_back(count ? Json(static_cast<long long>(*vals.back())) : num_or_null(vals.back()));
     }
     if (runs.size() == 2) row.push_back(vals[0] && vals[1] ? Json(*vals[1] - *vals[0]) : Json(nullptr));
     t.rows.push_back(row);
@@ -143,6 +144,8 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs) {
                       breakdown_chart(terms)});
   d.charts.push_back({"kv-timeline", "KV-transfer timeline", "Each request's KV-cache transfer from its start to its end.",
                       kv_timeline_chart(kv)});
+  d.charts.push_back({"kv-duration", "KV-transfer time", "Each transfer's duration at its start time (s since the first request).",
+                      kv_duration_chart(kv)});
   d.tables = {metrics_table(runs), itl_table(runs), breakdown_table(runs), kv_table(runs)};
   return d;
 }

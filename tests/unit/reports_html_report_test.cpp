@@ -156,7 +156,8 @@ TEST(ReportsHtmlRun, TablesOfOneRun) {
   EXPECT_TRUE(contains(csv, "itl_percentiles,0,samples,5\nitl_percentiles,0,p50,250.0\n")) << csv;
   EXPECT_TRUE(contains(csv, "forward_breakdown,5,term,total\nforward_breakdown,5,hand,1600.0\n")) << csv;
   // Charts: CDF points, stacked bar values in term order, the KV segment.
-  ASSERT_EQ(d.charts.size(), 4u);
+  ASSERT_EQ(d.charts.size(), 5u);
+  EXPECT_EQ(d.charts[4].config["data"]["datasets"][0]["data"], Json::parse(R"([{"x":1.25,"y":125.0}])"));
   EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["data"],
             Json::parse(R"([{"x":125.0,"y":0.2},{"x":250.0,"y":0.6},{"x":375.0,"y":0.8},{"x":500.0,"y":1.0}])"));
   EXPECT_EQ(d.charts[1].config["data"]["datasets"][0]["data"].size(), 3u);  // 1 − F > 0 only
