@@ -38,5 +38,13 @@ expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/b
 expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
 expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
 expect list 0 "cpu-proxy" -- "$PDSIM" list
+# Import (docs/import.md) and --report (docs/reports.md).
+expect import-sglang 0 '"chunked_prefill_size": 8192' -- "$PDSIM" import sglang --prefill "--tp-size 8 --chunked-prefill-size=8192 --disaggregation-mode prefill" --decode "--tp-size 16 --dp-size 16 --enable-dp-attention --disaggregation-mode decode --frob 1"
+expect import-sglang-ignored 0 "ignored (decode): --frob 1" -- "$PDSIM" import sglang --prefill "--disaggregation-mode prefill" --decode "--disaggregation-mode decode --frob 1"
+expect import-sglang-bad 2 "--prefill: field '--tp-size': a positive integer" -- "$PDSIM" import sglang --prefill "--tp-size=eight --disaggregation-mode prefill" --decode "--disaggregation-mode decode"
+expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tests/data/formats/aws_topology.json"
+expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
+"$PDSIM" run "$S" --out "$T/r3" --report "$T/r3.html" --report "$T/r3.md" >/dev/null
+if grep -q 'id="itl-cdf"' "$T/r3.html" && grep -q '## ITL distribution' "$T/r3.md"; then pass=$((pass+1)); else echo "FAIL: --report files"; fail=$((fail+1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
