@@ -83,10 +83,9 @@ Network::Network(const ExperimentConfig& cfg)
   // Queueing the delay target tolerates: one unloaded RTT, i.e. one host-link BDP, the excess
   // the 2-BDP window cap itself allows above a full pipe.
   if (cfg_.srd_allowance_default) tp_.srd_queue_allowance_ps = base_rtt_ps_;
-  // Floor of the RTT-derived timeout: twice the delay target (base RTT + allowance), so RTTs
-  // the congestion control itself tolerates never time out.
-  if (cfg_.srd_min_rto_default)
-    tp_.srd_min_rto_ps = 2 * (base_rtt_ps_ + tp_.srd_queue_allowance_ps);
+  // Floor of the RTT-derived timeout: the delay target (base RTT + allowance), so an RTT the
+  // congestion control itself tolerates never times out even when the RTT variance is tiny.
+  if (cfg_.srd_min_rto_default) tp_.srd_min_rto_ps = base_rtt_ps_ + tp_.srd_queue_allowance_ps;
   for (const FailureSpec& f : cfg_.failures) {
     Queue* q = nullptr;
     if (f.endpoint >= 0) {

@@ -14,6 +14,7 @@ SrdConnection::SrdConnection(const TransportEnv& env, Nic* src, Nic* dst, int sr
   data_routes_.assign(n, nullptr);
   ack_routes_.assign(n, nullptr);
   penalised_until_.assign(n, 0);
+  path_salt_.assign(n, 0);
   next_path_ = static_cast<uint32_t>(id % n);
   cwnd_ = static_cast<double>(std::max<int64_t>(1, env.params->srd_window_packets));
   min_rtt_ps_ = env.params->srd_base_rtt_ps;
@@ -21,13 +22,13 @@ SrdConnection::SrdConnection(const TransportEnv& env, Nic* src, Nic* dst, int sr
 
 const Route* SrdConnection::data_route(uint32_t path) {
   auto& r = data_routes_[path];
-  if (!r) r = env_.topo->route(src_ep_, dst_ep_, (id_ << 16) ^ path);
+  if (!r) r = env_.topo->route(src_ep_, dst_ep_, entropy(path));
   return r;
 }
 
 const Route* SrdConnection::ack_route(uint32_t path) {
   auto& r = ack_routes_[path];
-  if (!r) r = env_.topo->route(dst_ep_, src_ep_, (id_ << 16) ^ path ^ 0x8000);
+  if (!r) r = env_.topo->route(dst_ep_, src_ep_, entropy(path) ^ 0x8000);
   return r;
 }
 
@@ -115,8 +116,10 @@ void SrdConnection::on_data(Packet* pkt) {
 
 Picoseconds SrdConnection::rto_ps() const {
   if (srtt_ps_ == 0) return env_.params->srd_rto_ps;
+  // Queues that are still building make later samples larger than srtt + 4·rttvar expects:
+  // twice the latest sample covers a queue that at most doubles within one RTT.
   const auto est = static_cast<Picoseconds>(srtt_ps_ + 4 * rttvar_ps_);
-  return std::max(env_.params->srd_min_rto_ps, est);
+  return std::max({env_.params->srd_min_rto_ps, est, 2 * last_rtt_ps_});
 }
 
 void SrdConnection::decrease(double factor, Picoseconds now) {
@@ -138,6 +141,7 @@ void SrdConnection::on_rtt_sample(Picoseconds rtt_ps, uint32_t path, Picoseconds
     srtt_ps_ = 0.875 * srtt_ps_ + 0.125 * rtt;
   }
   min_rtt_ps_ = std::min(min_rtt_ps_, rtt_ps);
+  last_rtt_ps_ = rtt_ps;
   const Picoseconds target = min_rtt_ps_ + p.srd_queue_allowance_ps;
   if (rtt_ps <= target) {
     cwnd_ = std::min(cwnd_ + p.srd_ai_packets / cwnd_, static_cast<double>(p.srd_window_packets));
@@ -162,6 +166,20 @@ void SrdConnection::on_control(Packet* pkt) {
   env_.pool->put(pkt);
 }
 
+uint64_t SrdConnection::entropy(uint32_t path) const {
+  return (id_ << 16) ^ path ^ (static_cast<uint64_t>(path_salt_[path]) << 32);
+}
+
+void SrdConnection::path_lost(uint32_t path) {
+  // The slot takes a fresh entropy value, hence a new ECMP-hashed route (packets already on
+  // the old one keep it): a failed or overflowing link is left after one loss. One path slot
+  // means single-path ECMP: the route stays pinned.
+  if (path_salt_.size() < 2) return;
+  ++path_salt_[path];
+  data_routes_[path] = nullptr;
+  ack_routes_[path] = nullptr;
+}
+
 void SrdConnection::handle_event(int, Packet*) {
   timer_pending_ = false;
   const Picoseconds now = env_.events->now();
@@ -176,11 +194,10 @@ void SrdConnection::handle_event(int, Packet*) {
     if (d.sent + rto > now) break;  // the estimate grew since it was sent: not late yet
     deadlines_.pop_front();
     ++env_.counters->timeouts;
-    penalised_until_[d.path] = now + env_.params->srd_path_penalty_ps;
+    path_lost(d.path);
     resend_.push_back(d.psn);
     lost = true;
   }
-  if (lost) decrease(1 - env_.params->srd_max_mdf, now);
   if (!deadlines_.empty()) {
     timer_pending_ = true;
     timer_at_ = deadlines_.front().sent + rto;

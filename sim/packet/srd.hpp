@@ -13,8 +13,9 @@
 //     (lowest RTT seen + `srd_queue_allowance_ps`) the window grows by `srd_ai_packets` per
 //     RTT, above it shrinks by β·(rtt − target)/rtt, at most `srd_max_mdf` and once per RTT
 //     (the Swift rule, Kumar et al., SIGCOMM 2020); a timeout shrinks it by `srd_max_mdf`;
-//   - path steering: a path whose ACK echoes an ECN mark, whose packet timed out or whose RTT
-//     sample exceeded the target is skipped for `srd_path_penalty_ps`;
+//   - path steering: a path whose ACK echoes an ECN mark or whose RTT sample exceeded the
+//     target is skipped for `srd_path_penalty_ps`; a path whose packet timed out is replaced
+//     by a fresh entropy value (a new hashed route), so a failed link is left after one loss;
 //   - retransmit timeout: srtt + 4·rttvar (Jacobson/Karels over first transmissions only,
 //     Karn), never below `srd_min_rto_ps`, `srd_rto_ps` before the first sample; a deadline is
 //     re-evaluated against the current estimate when it falls due, so a queue that built up
@@ -47,9 +48,12 @@ class SrdConnection : public Connection {
   Packet* send(uint64_t psn, Picoseconds now, bool retransmit);
   void on_rtt_sample(Picoseconds rtt, uint32_t path, Picoseconds now);
   void decrease(double factor, Picoseconds now);
+  void path_lost(uint32_t path);
+  uint64_t entropy(uint32_t path) const;
 
   std::vector<const Route*> data_routes_, ack_routes_;
   std::vector<Picoseconds> penalised_until_;
+  std::vector<uint32_t> path_salt_;  // entropy draws per path slot (one more per loss)
   uint32_t next_path_ = 0;
   uint64_t next_new_psn_ = 0;
   std::vector<uint8_t> acked_, received_;
@@ -65,7 +69,7 @@ class SrdConnection : public Connection {
   Picoseconds timer_at_ = 0;
   // Congestion state.
   double cwnd_ = 1;
-  Picoseconds min_rtt_ps_ = 0;
+  Picoseconds min_rtt_ps_ = 0, last_rtt_ps_ = 0;
   Picoseconds last_decrease_ps_ = -1;
   double srtt_ps_ = 0, rttvar_ps_ = 0;
 };
