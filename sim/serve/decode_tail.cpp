@@ -57,10 +57,13 @@ void DecodeTail::apply(int di, const std::vector<RankState>& states, const std::
     t.scheduler_us += tail.scheduler_hiccups.delay_us;
     m.scheduler_hiccup_us = tail.scheduler_hiccups.delay_us;
   }
-  // Batch jump: what the compute grew by since the previous iteration, when requests joined.
+  // Batch jump: what the compute grew by since the previous iteration when requests joined
+  // others that were already running (joining an idle instance delays no running request).
   const double compute = t.attention_us + t.moe_compute_us + t.other_us + t.draft_us;
+  size_t running = 0;
+  for (const auto& st : states) running += st.contexts.size();
   double& prev = prev_compute_[static_cast<size_t>(di)];
-  if (m.admitted > 0) m.batch_jump_us = std::max(0.0, compute - prev);
+  if (m.admitted > 0 && running > static_cast<size_t>(m.admitted)) m.batch_jump_us = std::max(0.0, compute - prev);
   prev = compute;
 }
 
