@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <iostream>
 #include <limits>
 
@@ -70,8 +71,11 @@ void set_flag(pdcal::gpu::ProxyGpu& g, uint32_t seq) {
   *g.ack() = seq;
 }
 
+// Integer ns throughout: %globaltimer counts from the Unix epoch (~1.8e18 ns), where a double
+// resolves only 256 ns.
 struct Calibration {
-  double host_mid_ns = 0, offset_ns = 0, rtt_min_ns = 0;
+  int64_t host_ns = 0, offset_ns = 0;  // host time of the fastest round trip; host − GPU clock
+  double rtt_min_ns = 0;
 };
 
 // Bare round trips: offset host − GPU at the fastest one.
@@ -88,11 +92,11 @@ Calibration calibrate(pdcal::gpu::ProxyGpu& g, int n, uint32_t& seq, double time
   Calibration c;
   c.rtt_min_ns = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < h.size(); ++i) {
-    const double rtt = static_cast<double>(g1[i] - g0[i]);
-    if (rtt < c.rtt_min_ns) {
-      c.rtt_min_ns = rtt;
-      c.host_mid_ns = static_cast<double>(h[i]);
-      c.offset_ns = static_cast<double>(h[i]) - (static_cast<double>(g0[i]) + rtt / 2);
+    const auto rtt = static_cast<int64_t>(g1[i] - g0[i]);
+    if (static_cast<double>(rtt) < c.rtt_min_ns) {
+      c.rtt_min_ns = static_cast<double>(rtt);
+      c.host_ns = static_cast<int64_t>(h[i]);
+      c.offset_ns = static_cast<int64_t>(h[i]) - (static_cast<int64_t>(g0[i]) + rtt / 2);
     }
   }
   return c;
@@ -134,22 +138,27 @@ void run_proxy(pdcal::Transport& t, const Args& a, pdcal::MeasurementDoc& doc) {
   seq += static_cast<uint32_t>(n);
   const Calibration after = calibrate(g, a.calib_iters, seq, to);
 
-  // Offset at host time h, linear between the two calibrations.
-  const double span = after.host_mid_ns - before.host_mid_ns;
-  auto offset = [&](double h) {
-    if (!(span > 0)) return before.offset_ns;
-    return before.offset_ns + (after.offset_ns - before.offset_ns) * (h - before.host_mid_ns) / span;
+  // Offset at host time h, linear between the two calibrations (the drift is small: a double
+  // holds it exactly enough).
+  const int64_t span = after.host_ns - before.host_ns;
+  const double drift = static_cast<double>(after.offset_ns - before.offset_ns);
+  auto offset = [&](uint64_t h) -> int64_t {
+    if (span <= 0) return before.offset_ns;
+    const double frac = static_cast<double>(static_cast<int64_t>(h) - before.host_ns) /
+                        static_cast<double>(span);
+    return before.offset_ns + std::llround(drift * frac);
   };
+  auto us = [](int64_t ns) { return static_cast<double>(ns) / 1e3; };
   std::vector<double> l1, l2, l3, l4, rt;
   for (int i = a.warmup; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
-    const double off = offset(static_cast<double>(seen[k]));
-    const double g0h = static_cast<double>(g0[k]) + off, g1h = static_cast<double>(g1[k]) + off;
-    l1.push_back((static_cast<double>(seen[k]) - g0h) / 1e3);
-    l2.push_back(static_cast<double>(posted[k] - seen[k]) / 1e3);
-    l3.push_back(static_cast<double>(done[k] - posted[k]) / 1e3);
-    l4.push_back((g1h - static_cast<double>(done[k])) / 1e3);
-    rt.push_back(static_cast<double>(g1[k] - g0[k]) / 1e3);
+    const int64_t off = offset(seen[k]);
+    const int64_t g0h = static_cast<int64_t>(g0[k]) + off, g1h = static_cast<int64_t>(g1[k]) + off;
+    l1.push_back(us(static_cast<int64_t>(seen[k]) - g0h));
+    l2.push_back(us(static_cast<int64_t>(posted[k] - seen[k])));
+    l3.push_back(us(static_cast<int64_t>(done[k] - posted[k])));
+    l4.push_back(us(g1h - static_cast<int64_t>(done[k])));
+    rt.push_back(us(static_cast<int64_t>(g1[k] - g0[k])));
   }
   doc.results = nlohmann::json::array({leg_row("gpu_to_proxy", "cross", l1),
                                        leg_row("post", "host", l2),
