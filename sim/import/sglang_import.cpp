@@ -36,7 +36,9 @@ Flags parse_role(const std::string& text, const std::string& what, const std::ve
 Json record_flags(const Flags& f, const std::string& role,
                   const std::vector<std::pair<std::string, std::string>>& no_effect, Log& log) {
   Json rec = Json::object();
-  for (const auto& [flag, vals] : f.args().values) {
+  for (const auto& entry : f.args().values) {
+    const std::string& flag = entry.first;
+    const std::vector<std::string>& vals = entry.second;
     auto ne = std::find_if(no_effect.begin(), no_effect.end(),
                            [&](const auto& p) { return p.first == flag; });
     std::string joined;
