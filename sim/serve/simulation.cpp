@@ -489,14 +489,13 @@ SimResults ServingSim::run() {
 SimResults simulate(const Deployment& d, uint64_t seed) {
   std::vector<std::string> args = {"pdsim", "--log=root.thres:critical", "--cfg=network/model:CM02",
                                    "--cfg=network/crosstraffic:0",
-                                   // Shallow actors: 256 KiB stacks instead of 8 MiB keep the
-                                   // thousands of short KV-transfer actors cheap to create.
-                                   "--cfg=contexts/stack-size:256",
-                                   // No guard page: its mprotect (a TLB flush) per actor took
-                                   // ~30% of a reference run's CPU. The reference and quick
-                                   // scenarios (analytic and packet) ran in 48 KiB stacks with
-                                   // guard pages on, so 256 KiB leaves a 5x margin.
-                                   "--cfg=contexts/guard-size:0"};
+                                   // Shallow actors keep the thousands of short KV-transfer
+                                   // actors cheap: each stack is zeroed (calloc) on creation,
+                                   // and a guard page costs an mprotect (a TLB flush). The
+                                   // reference and quick scenarios (analytic and packet) run in
+                                   // 16 KiB stacks with guard pages on (4 KiB overflows), so
+                                   // 64 KiB without a guard page leaves a 4x margin.
+                                   "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
 #ifdef PDSIM_SANITIZE
   args.push_back("--cfg=contexts/factory:thread");  // raw context switches confuse ASan
 #endif
