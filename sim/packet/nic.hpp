@@ -17,6 +17,10 @@ class Nic : public PacketSink, public Feeder, public EventHandler {
   void activate(Connection* c);
   void send_control(Packet* pkt) { port_.receive(pkt); }
   Queue& port() { return port_; }
+  // RTT estimate (Jacobson/Karels) over the samples of all SRD contexts of this NIC: a context
+  // with few samples of its own still meets the queues its siblings measured (cf. TCP's
+  // per-route metrics cache), and in an all-to-all those differ per destination and in time.
+  double srd_srtt_ps = 0, srd_rttvar_ps = 0;
 
  private:
   EventList& events_;

@@ -114,12 +114,25 @@ void SrdConnection::on_data(Packet* pkt) {
   forward(pkt);
 }
 
+namespace {
+void jacobson(double& srtt, double& rttvar, double rtt) {
+  if (srtt == 0) {
+    srtt = rtt;
+    rttvar = rtt / 2;
+  } else {
+    rttvar = 0.75 * rttvar + 0.25 * std::abs(srtt - rtt);
+    srtt = 0.875 * srtt + 0.125 * rtt;
+  }
+}
+}  // namespace
+
 Picoseconds SrdConnection::rto_ps() const {
-  if (srtt_ps_ == 0) return env_.params->srd_rto_ps;
+  const auto nic_est = static_cast<Picoseconds>(src_->srd_srtt_ps + 4 * src_->srd_rttvar_ps);
+  if (srtt_ps_ == 0) return std::max(env_.params->srd_rto_ps, nic_est);
   // Queues that are still building make later samples larger than srtt + 4·rttvar expects:
   // twice the latest sample covers a queue that at most doubles within one RTT.
   const auto est = static_cast<Picoseconds>(srtt_ps_ + 4 * rttvar_ps_);
-  return std::max({env_.params->srd_min_rto_ps, est, 2 * last_rtt_ps_});
+  return std::max({env_.params->srd_min_rto_ps, est, 2 * last_rtt_ps_, nic_est});
 }
 
 void SrdConnection::decrease(double factor, Picoseconds now) {
@@ -133,13 +146,8 @@ void SrdConnection::decrease(double factor, Picoseconds now) {
 void SrdConnection::on_rtt_sample(Picoseconds rtt_ps, uint32_t path, Picoseconds now) {
   const TransportParams& p = *env_.params;
   const auto rtt = static_cast<double>(rtt_ps);
-  if (srtt_ps_ == 0) {
-    srtt_ps_ = rtt;
-    rttvar_ps_ = rtt / 2;
-  } else {
-    rttvar_ps_ = 0.75 * rttvar_ps_ + 0.25 * std::abs(srtt_ps_ - rtt);
-    srtt_ps_ = 0.875 * srtt_ps_ + 0.125 * rtt;
-  }
+  jacobson(srtt_ps_, rttvar_ps_, rtt);
+  jacobson(src_->srd_srtt_ps, src_->srd_rttvar_ps, rtt);
   min_rtt_ps_ = std::min(min_rtt_ps_, rtt_ps);
   last_rtt_ps_ = rtt_ps;
   const Picoseconds target = min_rtt_ps_ + p.srd_queue_allowance_ps;

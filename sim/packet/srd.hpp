@@ -17,7 +17,9 @@
 //     target is skipped for `srd_path_penalty_ps`; a path whose packet timed out is replaced
 //     by a fresh entropy value (a new hashed route), so a failed link is left after one loss;
 //   - retransmit timeout: srtt + 4·rttvar (Jacobson/Karels over first transmissions only,
-//     Karn), never below `srd_min_rto_ps`, `srd_rto_ps` before the first sample; a deadline is
+//     Karn), twice the latest sample, or the same estimate over all contexts of the NIC,
+//     whichever is largest, never below `srd_min_rto_ps`; before the first sample
+//     `srd_rto_ps` or the NIC-wide estimate if larger; a deadline is
 //     re-evaluated against the current estimate when it falls due, so a queue that built up
 //     after a packet was sent does not make its resend spurious.
 #include <deque>
