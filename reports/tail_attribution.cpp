@@ -52,9 +52,13 @@ Json tail_attribution_json(const Json& summary) {
   }
   for (const auto& k : keys(t["top1pct"]["mechanisms_us"]))
     out["mechanisms_us"][k] = {{"fired_all", get(t, {"all", k.c_str(), "fired_fraction"})},
+                               {"median", get(t, {"median", "mechanisms_us", k.c_str()})},
                                {"top1pct", get(t, {"top1pct", "mechanisms_us", k.c_str()})},
                                {"fired_top1pct", get(t, {"top1pct", "fired_fraction", k.c_str()})},
                                {"max", get(t, {"max", "mechanisms_us", k.c_str()})}};
+  out["requests_in_iteration"] = {{"median", get(t, {"median", "requests"})},
+                                  {"top1pct", get(t, {"top1pct", "mean_requests"})},
+                                  {"max", get(t, {"max", "requests"})}};
   return out;
 }
 
@@ -78,11 +82,15 @@ std::string tail_attribution_text(const Json& summary) {
     sums[2] += r["max"].get<double>();
   }
   o << col("  total", 24) << col(ms(sums[0]), 10) << col(ms(sums[1]), 10) << col(ms(sums[2]), 10) << ms(sums[1] - sums[0], true) << "\n";
-  o << col("mechanism (ms added)", 24) << col("fired", 10) << col("top-1%", 10) << col("fired@1%", 10) << "max sample\n";
+  const Json& rq = a["requests_in_iteration"];
+  o << col("  requests served", 24) << col(fmt_fixed(rq["median"], 1), 10) << col(fmt_fixed(rq["top1pct"], 1), 10)
+    << fmt_fixed(rq["max"], 1) << "\n";
+  o << col("mechanism (ms added)", 24) << col("median", 10) << col("top-1%", 10) << col("max", 10) << col("fired", 8)
+    << "fired@1%\n";
   for (const auto& k : keys(a["mechanisms_us"])) {
     const Json& r = a["mechanisms_us"][k];
-    o << col("  " + k, 24) << col(pct(r["fired_all"]), 10) << col(ms(r["top1pct"]), 10) << col(pct(r["fired_top1pct"]), 10)
-      << ms(r["max"]) << "\n";
+    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10) << col(ms(r["max"]), 10)
+      << col(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"]) << "\n";
   }
   return o.str();
 }

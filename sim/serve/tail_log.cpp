@@ -61,9 +61,13 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
     }
   }
   Json top = Json{{"samples", got}, {"iterations", n}, {"threshold_us", log[order[n - 1]].duration_us}};
-  double mean_itl = 0;
-  for (size_t j = 0; j < n; ++j) mean_itl += log[order[j]].duration_us * log[order[j]].requests / got;
+  double mean_itl = 0, mean_requests = 0;
+  for (size_t j = 0; j < n; ++j) {
+    mean_itl += log[order[j]].duration_us * log[order[j]].requests / got;
+    mean_requests += static_cast<double>(log[order[j]].requests) * log[order[j]].requests / got;
+  }
   top["mean_itl_us"] = mean_itl;
+  top["mean_requests"] = mean_requests;  // requests in the iteration, per sample
   for (auto& [k, v] : terms) top["terms_us"][k] = v / got;
   for (auto& [k, v] : mech) top["mechanisms_us"][k] = v / got;
   for (auto& [k, v] : fired) top["fired_fraction"][k] = v / got;
