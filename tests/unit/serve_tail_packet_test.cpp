@@ -70,8 +70,9 @@ TEST(ServeTailPacket, DeterministicForASeed) {
 
 // Memo error: the memoised answer (tokens rounded up to the grid, rates to √2 steps, 8
 // samples) against a direct packet simulation of the exact state (24 samples, another seed).
-// The bound is a regression bound from the measurement in sim/serve/README.md (largest error
-// there 2.6 µs on a mean excess of up to 25 µs), with margin.
+// Both are sample means, so the bound is 3 standard errors of their difference plus 2 µs for
+// the quantisation (measured in sim/serve/README.md: largest |error| 0.64 µs, 2.1 standard
+// errors, on mean excesses up to 8 µs).
 TEST(ServeTailPacket, MemoErrorAgainstDirectSimulationIsBounded) {
   struct Case {
     std::vector<int> tokens;
