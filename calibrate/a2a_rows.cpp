@@ -73,8 +73,9 @@ std::vector<A2ARow> low_latency_rows(const JsonNode& doc, std::vector<std::strin
     a.phase = ph == "dispatch" ? A2APhase::dispatch : A2APhase::combine;
     a.latency_us = r.at("latency_us").positive();
     if (a.cfg.num_experts % a.cfg.ep_ranks != 0)
-      run_field(r, params, ctx, "ep").fail("expected an EP size that divides num_experts (" +
-                      std::to_string(a.cfg.num_experts) + ")");
+      run_field(r, params, ctx, "ep")
+          .fail("expected an EP size that divides num_experts (" +
+                std::to_string(a.cfg.num_experts) + ")");
     out.push_back(a);
   }
   return out;

@@ -97,7 +97,8 @@ void set_elasticities(SensitivityRow& r, const SensitivityMetrics& base) {
   r.e_tpot = elasticity(a.mean_tpot_ms, b.mean_tpot_ms, pa, pb);
   r.e_itl = elasticity(a.p99_itl_ms, b.p99_itl_ms, pa, pb);
   r.e_ttft = elasticity(a.mean_ttft_ms, b.mean_ttft_ms, pa, pb);
-  if (!r.e_tpot || !r.e_itl) r.note += (r.note.empty() ? "" : "; ") + std::string("metric not positive");
+  if (!r.e_tpot || !r.e_itl)
+    r.note += (r.note.empty() ? "" : "; ") + std::string("metric not positive");
 }
 
 double rank_key(const SensitivityRow& r) {
@@ -149,9 +150,9 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
       if (it == params.end()) {
         std::string names;
         for (const auto& p : params) names += (names.empty() ? "" : ", ") + p.name;
-        throw InputError("<command line>", "--param",
-                         "a parameter of the scenario's profiles (" + names + "), got '" + name +
-                             "'");
+        throw InputError(
+            "<command line>", "--param",
+            "a parameter of the scenario's profiles (" + names + "), got '" + name + "'");
       }
       if (std::none_of(chosen.begin(), chosen.end(),
                        [&](const SensitivityParam& p) { return p.name == name; }))
@@ -170,8 +171,8 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
     SensitivityRow row;
     row.param = params[i];
     for (const bool hi : {false, true}) {
-      auto pert = perturb_parameter(row.param.profile == "gpu" ? docs.gpu : docs.fabric,
-                                    row.param, hi ? opt.step : -opt.step);
+      auto pert = perturb_parameter(row.param.profile == "gpu" ? docs.gpu : docs.fabric, row.param,
+                                    hi ? opt.step : -opt.step);
       if (!pert) continue;
       const std::string file = tmp.path() + "/" + std::to_string(i) + (hi ? "_hi" : "_lo") + "_" +
                                row.param.profile + ".json";
@@ -234,8 +235,8 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
       row.method = "skipped";
     if (row.method == "skipped") {
       if (row.param.base == 0 && !row.param.curve)
-        row.note += std::string(row.note.empty() ? "" : "; ") +
-                    "value 0: a relative step does not move it";
+        row.note +=
+            std::string(row.note.empty() ? "" : "; ") + "value 0: a relative step does not move it";
       continue;
     }
     set_elasticities(row, res.base);
@@ -263,8 +264,7 @@ std::string sensitivity_text(const SensitivityResult& r) {
     << "  method\n";
   int rank = 0;
   for (const auto& row : r.rows) {
-    const std::string value =
-        row.param.curve ? "x1 (curve)" : fmt("%.4g", row.param.base);
+    const std::string value = row.param.curve ? "x1 (curve)" : fmt("%.4g", row.param.base);
     o << lpad(row.method == "skipped" ? "-" : std::to_string(++rank), 4) << "  "
       << pad(row.param.name, w) << "  " << lpad(value, 10) << "  " << lpad(fmt_e(row.e_tpot), 9)
       << "  " << lpad(fmt_e(row.e_itl), 9) << "  " << lpad(fmt_e(row.e_ttft), 9) << "  "
@@ -277,19 +277,20 @@ Json sensitivity_json(const SensitivityResult& r) {
   Json rows = Json::array();
   for (const auto& row : r.rows) {
     auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-    Json j = {{"parameter", row.param.name},
-              {"profile", row.param.profile},
-              {"kind", row.param.curve ? "curve scale" : (row.param.integer ? "integer" : "number")},
-              {"value", row.param.base},
-              {"method", row.method},
-              {"lo_value", opt(row.lo_value)},
-              {"hi_value", opt(row.hi_value)},
-              {"lo", row.lo ? metrics_json(*row.lo) : Json(nullptr)},
-              {"hi", row.hi ? metrics_json(*row.hi) : Json(nullptr)},
-              {"elasticity",
-               {{"mean_tpot_ms", opt(row.e_tpot)},
-                {"p99_itl_ms", opt(row.e_itl)},
-                {"mean_ttft_ms", opt(row.e_ttft)}}}};
+    Json j = {
+        {"parameter", row.param.name},
+        {"profile", row.param.profile},
+        {"kind", row.param.curve ? "curve scale" : (row.param.integer ? "integer" : "number")},
+        {"value", row.param.base},
+        {"method", row.method},
+        {"lo_value", opt(row.lo_value)},
+        {"hi_value", opt(row.hi_value)},
+        {"lo", row.lo ? metrics_json(*row.lo) : Json(nullptr)},
+        {"hi", row.hi ? metrics_json(*row.hi) : Json(nullptr)},
+        {"elasticity",
+         {{"mean_tpot_ms", opt(row.e_tpot)},
+          {"p99_itl_ms", opt(row.e_itl)},
+          {"mean_ttft_ms", opt(row.e_ttft)}}}};
     if (!row.note.empty()) j["note"] = row.note;
     rows.push_back(j);
   }

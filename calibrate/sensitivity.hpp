@@ -24,12 +24,12 @@ namespace pdsim {
 
 struct SensitivityOptions {
   std::string scenario;
-  std::vector<std::string> sets;     // scenario --set overrides
-  std::optional<uint64_t> seed;      // default: the scenario's
-  double step = 0.2;                 // relative step h, in (0, 1)
-  int jobs = 1;                      // simulations run at once
-  std::vector<std::string> params;   // restrict to these parameter names; empty = all
-  bool include_gpu = true;           // also the GPU profile's parameters
+  std::vector<std::string> sets;    // scenario --set overrides
+  std::optional<uint64_t> seed;     // default: the scenario's
+  double step = 0.2;                // relative step h, in (0, 1)
+  int jobs = 1;                     // simulations run at once
+  std::vector<std::string> params;  // restrict to these parameter names; empty = all
+  bool include_gpu = true;          // also the GPU profile's parameters
 };
 
 struct SensitivityMetrics {

@@ -12,13 +12,17 @@ namespace pdsim::pdcal {
 
 #ifndef PDCAL_HAVE_MPI
 
-bool Bootstrap::built_with_mpi() { return false; }
+bool Bootstrap::built_with_mpi() {
+  return false;
+}
 Bootstrap Bootstrap::mpi() {
   throw ProbeError(
       "this pdcal was built without MPI (install an MPI such as Debian's libopenmpi-dev and "
       "rebuild); use --listen/--connect");
 }
-std::vector<std::string> Bootstrap::mpi_allgather(const std::string&) { return {}; }
+std::vector<std::string> Bootstrap::mpi_allgather(const std::string&) {
+  return {};
+}
 
 #else
 
@@ -33,7 +37,9 @@ void finalize() {
 }
 }  // namespace
 
-bool Bootstrap::built_with_mpi() { return true; }
+bool Bootstrap::built_with_mpi() {
+  return true;
+}
 
 Bootstrap Bootstrap::mpi() {
   int inited = 0;

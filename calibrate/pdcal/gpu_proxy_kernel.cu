@@ -24,8 +24,8 @@ __global__ void round_trips(Command* ring, unsigned slots, const volatile unsign
     const unsigned seq = first_seq + static_cast<unsigned>(i);
     const unsigned long long t0 = global_ns();
     volatile Command* dst = ring + (seq % slots);
-    asm volatile("st.volatile.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(dst), "r"(seq),
-                 "r"(bytes), "r"(static_cast<unsigned>(i)), "r"(seq)
+    asm volatile("st.volatile.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(dst), "r"(seq), "r"(bytes),
+                 "r"(static_cast<unsigned>(i)), "r"(seq)
                  : "memory");
     __threadfence_system();
     while (*ack != seq) {

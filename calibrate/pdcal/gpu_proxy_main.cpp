@@ -105,10 +105,10 @@ Calibration calibrate(pdcal::gpu::ProxyGpu& g, int n, uint32_t& seq, double time
 nlohmann::json leg_row(const std::string& leg, const std::string& clock,
                        const std::vector<double>& us) {
   const pdsim::Distribution d = pdsim::describe(us);
-  return {{"leg", leg},        {"clock", clock},    {"latency_us", d.median},
-          {"stat", "median"},  {"mean_us", d.mean}, {"std_us", d.std},
-          {"min_us", d.min},   {"p50_us", d.median}, {"p90_us", d.p90},
-          {"p99_us", d.p99},   {"max_us", d.max},   {"iterations", d.count}};
+  return {{"leg", leg},       {"clock", clock},     {"latency_us", d.median},
+          {"stat", "median"}, {"mean_us", d.mean},  {"std_us", d.std},
+          {"min_us", d.min},  {"p50_us", d.median}, {"p90_us", d.p90},
+          {"p99_us", d.p99},  {"max_us", d.max},    {"iterations", d.count}};
 }
 
 void run_proxy(pdcal::Transport& t, const Args& a, pdcal::MeasurementDoc& doc) {
@@ -144,8 +144,8 @@ void run_proxy(pdcal::Transport& t, const Args& a, pdcal::MeasurementDoc& doc) {
   const double drift = static_cast<double>(after.offset_ns - before.offset_ns);
   auto offset = [&](uint64_t h) -> int64_t {
     if (span <= 0) return before.offset_ns;
-    const double frac = static_cast<double>(static_cast<int64_t>(h) - before.host_ns) /
-                        static_cast<double>(span);
+    const double frac =
+        static_cast<double>(static_cast<int64_t>(h) - before.host_ns) / static_cast<double>(span);
     return before.offset_ns + std::llround(drift * frac);
   };
   auto us = [](int64_t ns) { return static_cast<double>(ns) / 1e3; };
@@ -160,11 +160,10 @@ void run_proxy(pdcal::Transport& t, const Args& a, pdcal::MeasurementDoc& doc) {
     l4.push_back(us(g1h - static_cast<int64_t>(done[k])));
     rt.push_back(us(static_cast<int64_t>(g1[k] - g0[k])));
   }
-  doc.results = nlohmann::json::array({leg_row("gpu_to_proxy", "cross", l1),
-                                       leg_row("post", "host", l2),
-                                       leg_row("completion", "host", l3),
-                                       leg_row("proxy_to_gpu", "cross", l4),
-                                       leg_row("round_trip", "gpu", rt)});
+  doc.results = nlohmann::json::array(
+      {leg_row("gpu_to_proxy", "cross", l1), leg_row("post", "host", l2),
+       leg_row("completion", "host", l3), leg_row("proxy_to_gpu", "cross", l4),
+       leg_row("round_trip", "gpu", rt)});
   doc.context["clocks"] = {
       {"gpu", "%globaltimer (ns)"},
       {"host", "CLOCK_MONOTONIC_RAW"},
@@ -203,9 +202,14 @@ int main(int argc, char** argv) {
 
   pdcal::MeasurementDoc doc;
   doc.probe = "gpu_proxy_path";
-  doc.parameters = {{"provider", a.fabric.provider}, {"bytes", a.bytes}, {"iters", a.iters},
-                    {"warmup", a.warmup}, {"calib_iters", a.calib_iters}, {"fifo_slots", a.slots},
-                    {"proxy_threads", 1}, {"payload_memory", "host"}};
+  doc.parameters = {{"provider", a.fabric.provider},
+                    {"bytes", a.bytes},
+                    {"iters", a.iters},
+                    {"warmup", a.warmup},
+                    {"calib_iters", a.calib_iters},
+                    {"fifo_slots", a.slots},
+                    {"proxy_threads", 1},
+                    {"payload_memory", "host"}};
   bool writer = false;
   std::string error;
   int code = 0;
@@ -216,11 +220,10 @@ int main(int argc, char** argv) {
     if (!a.listen.empty() && pdcal::gpu::device_count() <= a.gpu)
       throw pdcal::NoDeviceError("no CUDA device " + std::to_string(a.gpu) +
                                  " on this host (rank 0, --listen, drives the GPU)");
-    auto boot = a.listen.empty()
-                    ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect),
-                                                a.bootstrap_timeout_s)
-                    : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), 2,
-                                               a.bootstrap_timeout_s, a.port_file);
+    auto boot = a.listen.empty() ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect),
+                                                             a.bootstrap_timeout_s)
+                                 : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), 2,
+                                                            a.bootstrap_timeout_s, a.port_file);
     const auto all = boot.allgather(doc.parameters.dump(), a.bootstrap_timeout_s);
     if (all[0] != all[1]) throw pdcal::ProbeError("ranks were given different parameters");
     a.fabric.buffer_bytes = a.bytes + 4096;

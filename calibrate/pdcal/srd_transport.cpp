@@ -34,8 +34,8 @@ namespace {
 // v44) lack the name but newer devices and kernels set the bit.
 constexpr uint32_t kCapsRdmaWrite = 1u << 3;
 constexpr uint32_t kQkey = 0x11111111;
-constexpr int kBounce = 512;      // receive buffers kept posted on endpoint 0
-constexpr int kHdrSlots = 4096;   // > send queue depth: a header slot is never reused in flight
+constexpr int kBounce = 512;     // receive buffers kept posted on endpoint 0
+constexpr int kHdrSlots = 4096;  // > send queue depth: a header slot is never reused in flight
 constexpr int kSendDepth = 1024;
 
 struct Header {
@@ -56,9 +56,13 @@ OpState state(const Op& op) {
   std::memcpy(&s, op.ctx, sizeof s);
   return s;
 }
-void set_state(Op& op, const OpState& s) { std::memcpy(op.ctx, &s, sizeof s); }
+void set_state(Op& op, const OpState& s) {
+  std::memcpy(op.ctx, &s, sizeof s);
+}
 
-void put(std::string& s, const void* p, size_t n) { s.append(static_cast<const char*>(p), n); }
+void put(std::string& s, const void* p, size_t n) {
+  s.append(static_cast<const char*>(p), n);
+}
 template <class T>
 T get(const std::string& s, size_t& pos) {
   if (pos + sizeof(T) > s.size()) throw ProbeError("bootstrap: truncated SRD address blob");
@@ -161,10 +165,11 @@ class SrdTransport final : public Transport {
     for (size_t k = 0; k < nseg; ++k) {
       auto* h = reinterpret_cast<Header*>(hdr_ + sizeof(Header) * (next_hdr_++ % kHdrSlots));
       *h = Header{tag, static_cast<uint32_t>(rank_), static_cast<uint32_t>(k), 0, bytes};
-      const size_t off = k * payload_max_, len = std::min(payload_max_, bytes - std::min(bytes, off));
-      ibv_sge sg[2] = {{reinterpret_cast<uint64_t>(h), sizeof(Header), hdr_mr_->lkey},
-                       {reinterpret_cast<uint64_t>(buf_ + offset + off),
-                        static_cast<uint32_t>(len), mr_->lkey}};
+      const size_t off = k * payload_max_,
+                   len = std::min(payload_max_, bytes - std::min(bytes, off));
+      ibv_sge sg[2] = {
+          {reinterpret_cast<uint64_t>(h), sizeof(Header), hdr_mr_->lkey},
+          {reinterpret_cast<uint64_t>(buf_ + offset + off), static_cast<uint32_t>(len), mr_->lkey}};
       submit(0, peer, op, [&](ibv_qp_ex* x) {
         ibv_wr_send(x);
         ibv_wr_set_sge_list(x, len > 0 ? 2 : 1, sg);
@@ -250,8 +255,9 @@ class SrdTransport final : public Transport {
             {"max_msg_bytes", max_msg_},
             {"rdma_write", rdma_write_},
             {"max_rdma_bytes", max_rdma_},
-            {"completion", "SRD: acknowledged by the target device; messages unordered, matched "
-                           "in software through bounce buffers"}};
+            {"completion",
+             "SRD: acknowledged by the target device; messages unordered, matched "
+             "in software through bounce buffers"}};
   }
 
  private:

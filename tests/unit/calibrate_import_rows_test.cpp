@@ -18,8 +18,9 @@ namespace {
 
 Json import_sample(const std::string& format, const std::string& name) {
   const std::string path = data_root() + "/tests/data/formats/" + name;
-  return MeasurementImporterRegistry::instance().create(format, "test", "format")->parse(
-      read_file(path), path);
+  return MeasurementImporterRegistry::instance()
+      .create(format, "test", "format")
+      ->parse(read_file(path), path);
 }
 
 // What the user adds once per imported file: the run's EP size, backend and hardware.
@@ -103,15 +104,15 @@ TEST(CalibrateImportRows, NormalModeTuningAndPplxParts) {
 TEST(CalibrateImportRows, FitRunsOnAnImportedFile) {
   Json doc = import_sample("deepep", "deepep_low_latency.txt");
   add_run_parameters(doc);
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("pdsim-import-rows-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("pdsim-import-rows-" + std::to_string(::getpid()));
   const std::string imported = (dir / "deepep_ll.json").string();
   write_file_atomic(imported, doc.dump(2));
   const std::string m = data_root() + "/calibrate/published/";
   ProfileFitOptions o;
   o.name = "efa-with-import";
   o.transport = "srd";
-  o.files = {m + "uccl-ep-p5en-ll.json",    m + "uccl-pr505-p5en.json",
+  o.files = {m + "uccl-ep-p5en-ll.json",      m + "uccl-pr505-p5en.json",
              m + "uccl-blog-proxy-path.json", m + "uccl-blog-rtt-efa.json",
              m + "mooncake-efa-p5en.json",    m + "nccl-allreduce-p5en.json",
              m + "uccl-ep-p5en-normal.json",  imported};

@@ -21,10 +21,10 @@ TEST(CalibrateSensitivity, ParametersOfAProfileDocument) {
   std::vector<std::string> names;
   for (const auto& p : ps) names.push_back(p.name);
   // Sorted keys, depth first; bookkeeping, booleans and strings left out; the curve is one.
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "fabric:a2a.cpu-proxy.latency_us", "fabric:a2a.cpu-proxy.proxy_threads",
-                       "fabric:kv_block_GBps.eff", "fabric:nvlink_alpha_us",
-                       "fabric:rdma_alpha_us"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "fabric:a2a.cpu-proxy.latency_us", "fabric:a2a.cpu-proxy.proxy_threads",
+                "fabric:kv_block_GBps.eff", "fabric:nvlink_alpha_us", "fabric:rdma_alpha_us"}));
   EXPECT_TRUE(ps[1].integer);
   EXPECT_TRUE(ps[2].curve);
 
@@ -84,8 +84,7 @@ TEST(CalibrateSensitivity, QuickScenarioUnusedLinearAndBoundedParameters) {
   EXPECT_GT(*lat.e_tpot, 0);
   EXPECT_GT(*lat.e_itl, 0);
   // E = ln(ITL(12)/ITL(8)) / ln(12/8), by definition of the central log difference.
-  EXPECT_NEAR(*lat.e_itl, std::log(lat.hi->p99_itl_ms / lat.lo->p99_itl_ms) / std::log(1.5),
-              1e-12);
+  EXPECT_NEAR(*lat.e_itl, std::log(lat.hi->p99_itl_ms / lat.lo->p99_itl_ms) / std::log(1.5), 1e-12);
 
   // rdma_nic_efficiency 0.917 · 1.2 > 1 is not an efficiency: only the −20 % side runs
   // (backward difference against the base run). A slower wire cannot make anything faster.
