@@ -43,8 +43,18 @@ Json brief(const Json& line) {
     const Json& slo = line["slo"];
     if (slo.contains("max_request_rate")) b["max_request_rate"] = slo["max_request_rate"];
     if (slo.contains("goodput_rps_per_gpu")) b["goodput_rps_per_gpu"] = slo["goodput_rps_per_gpu"];
+    if (slo.value("bracket_limited", false)) b["bracket_limited"] = true;
   }
   return b;
+}
+
+// 4 significant digits for the terminal (the JSON keeps full precision).
+std::string g4(const Json& v) {
+  if (!v.is_number()) return v.dump();
+  std::ostringstream o;
+  o.precision(4);
+  o << v.get<double>();
+  return o.str();
 }
 
 }  // namespace
@@ -152,11 +162,21 @@ std::string analysis_text(const Json& a) {
       << e["reason"].get<std::string>() << "\n";
   t << "Pareto frontier (mean TPOT ms vs output tok/s per GPU):\n";
   for (const auto& f : a["frontier"]["points"])
-    t << "  point " << f["point"] << "  " << f["gpus"] << " GPUs  TPOT " << f["mean_tpot_ms"]
-      << " ms  " << f["output_tok_s_per_gpu"] << " tok/s/GPU  " << f["overrides"].dump() << "\n";
+    t << "  point " << f["point"] << "  " << f["gpus"] << " GPUs  TPOT " << g4(f["mean_tpot_ms"])
+      << " ms  " << g4(f["output_tok_s_per_gpu"]) << " tok/s/GPU  " << f["overrides"].dump()
+      << "\n";
   if (a["slo"].is_null()) return t.str();
   t << "SLOs " << a["slo"].dump() << ": " << a["meeting_slo"].size()
     << " configurations meet them\n";
+  for (const auto& m : a["meeting_slo"]) {
+    t << "  point " << m["point"] << "  " << m["gpus"] << " GPUs";
+    if (m.contains("max_request_rate"))
+      t << "  max " << g4(m["max_request_rate"]) << " req/s"
+        << (m.contains("bracket_limited") ? " (bracket limit: capacity may be higher)" : "");
+    if (m.contains("goodput_rps_per_gpu"))
+      t << "  goodput " << g4(m["goodput_rps_per_gpu"]) << " req/s/GPU";
+    t << "  " << m["overrides"].dump() << "\n";
+  }
   if (a["cheapest"].is_null()) {
     t << "no configuration meets the SLOs\n";
     return t.str();
@@ -164,7 +184,7 @@ std::string analysis_text(const Json& a) {
   const Json& ch = a["cheapest"];
   t << "cheapest (by " << a["cost_basis"].get<std::string>() << "): point " << ch["point"] << ", "
     << ch["gpus"] << " GPUs";
-  if (ch.contains("max_request_rate")) t << ", up to " << ch["max_request_rate"] << " req/s";
+  if (ch.contains("max_request_rate")) t << ", up to " << g4(ch["max_request_rate"]) << " req/s";
   t << ", " << ch["overrides"].dump() << "\n" << ch["sglang_text"].get<std::string>();
   return t.str();
 }
