@@ -24,9 +24,9 @@ struct Message {
   Picoseconds posted_ps = 0;  // when the application posted it
   Picoseconds ready_ps = 0;   // after the sender's issue delay (CPU proxy)
   MessageListener* owner = nullptr;
-  int64_t tag = 0;            // owner's own identifier
+  int64_t tag = 0;  // owner's own identifier
   uint64_t first_psn = 0, end_psn = 0;
-  int64_t packets_left = 0;   // receiver side
+  int64_t packets_left = 0;  // receiver side
 };
 
 struct TransportParams {
@@ -40,9 +40,9 @@ struct TransportParams {
   Picoseconds srd_path_penalty_ps = 0;  // a path that marked, lost or ran late is skipped this long
   Picoseconds srd_base_rtt_ps = 0;      // unloaded RTT before samples exist
   Picoseconds srd_queue_allowance_ps = 0;  // target RTT = lowest RTT seen + this
-  double srd_ai_packets = 1;            // additive increase per RTT below target
-  double srd_beta = 0.8;                // decrease gain on the excess delay
-  double srd_max_mdf = 0.5;             // largest multiplicative decrease per RTT
+  double srd_ai_packets = 1;               // additive increase per RTT below target
+  double srd_beta = 0.8;                   // decrease gain on the excess delay
+  double srd_max_mdf = 0.5;                // largest multiplicative decrease per RTT
   // RoCE RC
   int rc_timeout_exponent = 20;
   int rc_retry_count = 7;

@@ -21,7 +21,8 @@ TopologyConfig parse_topology(const JsonNode& t) {
   // 0.5–1 µs per hop" (calibration-inputs.md, network element defaults).
   c.fabric_gbps = t.has("link_gbps") ? t.at("link_gbps").positive() : 100;
   c.host_gbps = t.has("host_link_gbps") ? t.at("host_link_gbps").positive() : c.fabric_gbps;
-  c.hop_latency_ps = us_to_ps(t.has("hop_latency_us") ? t.at("hop_latency_us").non_negative() : 1.0);
+  c.hop_latency_ps =
+      us_to_ps(t.has("hop_latency_us") ? t.at("hop_latency_us").non_negative() : 1.0);
   c.nics_per_node = positive_int(t, "nics_per_node", 1);
   c.gpus_per_node = positive_int(t, "gpus_per_node", 1);
   if (t.has("nvlink_GBps")) {
@@ -49,7 +50,8 @@ TopologyConfig parse_topology(const JsonNode& t) {
       if (u <= 0) t.at("uplinks").fail("expected positive link counts");
       c.aws_uplinks.push_back(static_cast<int>(u));
     }
-    c.aws_instances = t.has("instances") ? static_cast<int>(t.at("instances").positive_integer()) : 0;
+    c.aws_instances =
+        t.has("instances") ? static_cast<int>(t.at("instances").positive_integer()) : 0;
   } else {
     t.at("kind").fail("expected one of fat_tree, leaf_spine, rail, aws, got '" + c.kind + "'");
   }
@@ -97,7 +99,8 @@ void parse_switch(const JsonNode& s, const TopologyConfig& topo, int64_t mtu, Sw
     const double bdp_bytes = topo.fabric_gbps * 1e9 / 8 * 2 * ps_to_us(topo.hop_latency_ps) * 1e-6;
     p.pfc_headroom_bytes = static_cast<int64_t>(f.num_or("headroom_bdp", 3.0) * bdp_bytes);
     p.pause_quanta = f.int_or("pause_quanta", 65535);
-    if (p.pause_quanta < 1 || p.pause_quanta > 65535) f.at("pause_quanta").fail("expected 1..65535");
+    if (p.pause_quanta < 1 || p.pause_quanta > 65535)
+      f.at("pause_quanta").fail("expected 1..65535");
   }
 }
 

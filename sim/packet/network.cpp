@@ -67,16 +67,18 @@ Network::Network(const ExperimentConfig& cfg)
     // Largest RTT the fabric can produce without loss when queues are bounded (every hop's
     // queue full), else 4× the unloaded RTT.
     const int64_t hops = 2 * 3 + 2;  // upper bound on links per path in our topologies
-    const Picoseconds drain = cfg_.sw.queue_limit_bytes > 0 && !cfg_.sw.pfc
-        ? hops * serialisation_ps(cfg_.sw.queue_limit_bytes, std::llround(cfg_.topo.fabric_gbps * 1e9))
-        : 3 * base_rtt_ps_;
+    const Picoseconds drain =
+        cfg_.sw.queue_limit_bytes > 0 && !cfg_.sw.pfc
+            ? hops * serialisation_ps(cfg_.sw.queue_limit_bytes,
+                                      std::llround(cfg_.topo.fabric_gbps * 1e9))
+            : 3 * base_rtt_ps_;
     tp_.srd_rto_ps = base_rtt_ps_ + drain;
   }
   if (cfg_.srd_window_default) {
     // Two bandwidth-delay products of the host link at the unloaded RTT.
     const double bdp = cfg_.topo.host_gbps * 1e9 / 8 * ps_to_us(base_rtt_ps_) * 1e-6;
-    tp_.srd_window_packets =
-        std::max<int64_t>(1, static_cast<int64_t>(std::ceil(2 * bdp / static_cast<double>(tp_.mtu_bytes))));
+    tp_.srd_window_packets = std::max<int64_t>(
+        1, static_cast<int64_t>(std::ceil(2 * bdp / static_cast<double>(tp_.mtu_bytes))));
   }
   if (cfg_.srd_penalty_default) tp_.srd_path_penalty_ps = base_rtt_ps_;
   tp_.srd_base_rtt_ps = base_rtt_ps_;
@@ -93,7 +95,10 @@ Network::Network(const ExperimentConfig& cfg)
       q = &topo.uplink(f.endpoint);
     } else {
       q = topo.switch_port(f.sw, f.port);
-      if (!q) throw InputError(cfg_.file, "failures", "no port " + std::to_string(f.port) + " on switch " + std::to_string(f.sw));
+      if (!q)
+        throw InputError(
+            cfg_.file, "failures",
+            "no port " + std::to_string(f.port) + " on switch " + std::to_string(f.sw));
     }
     failures_.push_back(std::make_unique<FailureInjector>(events, q, f));
   }
@@ -117,7 +122,8 @@ Connection* Network::connect(int src_ep, int dst_ep) {
   else if (cfg_.transport == "srd")
     conns_.push_back(std::make_unique<SrdConnection>(tenv_, s, d, src_ep, dst_ep, key));
   else
-    conns_.push_back(std::make_unique<RcConnection>(tenv_, s, d, src_ep, dst_ep, key, cfg_.topo.host_gbps));
+    conns_.push_back(
+        std::make_unique<RcConnection>(tenv_, s, d, src_ep, dst_ep, key, cfg_.topo.host_gbps));
   return conns_.back().get();
 }
 

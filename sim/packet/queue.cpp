@@ -72,9 +72,8 @@ int64_t Queue::pfc_xoff_now() const {
 
 void Queue::release_upstream(Queue* up, int64_t bytes) {
   up->ingress_bytes_ -= bytes;
-  const int64_t xon = params_->pfc_alpha > 0
-                          ? pfc_xoff_now() - params_->pfc_resume_offset_bytes
-                          : params_->pfc_xon_bytes;
+  const int64_t xon = params_->pfc_alpha > 0 ? pfc_xoff_now() - params_->pfc_resume_offset_bytes
+                                             : params_->pfc_xon_bytes;
   if (up->pause_requested_ && up->ingress_bytes_ <= xon) {
     up->pause_requested_ = false;
     env_.events->schedule_in(up->latency_ps_, up, kResume);

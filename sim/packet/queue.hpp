@@ -25,8 +25,8 @@ struct SwitchParams {
   // pfc_alpha × the free shared buffer and resumes pfc_resume_offset_bytes below that.
   double pfc_alpha = 0;
   int64_t pfc_resume_offset_bytes = 0;
-  int64_t pfc_headroom_bytes = 0;                 // above XOFF before a lossless overflow
-  int64_t pause_quanta = 65535;                   // quanta of 512 bit-times per PAUSE frame
+  int64_t pfc_headroom_bytes = 0;  // above XOFF before a lossless overflow
+  int64_t pause_quanta = 65535;    // quanta of 512 bit-times per PAUSE frame
 };
 
 struct SharedBuffer {

@@ -49,13 +49,17 @@ TEST(PacketDcqcn, DefaultEcnMarksBeforePfcPausesSoDcqcnAvoidsThePause) {
   // the 8 MB senders (653 µs each) finish. Marking starts at Q = 400 KB, after 32 µs.
   Json sw{{"ecn", {{"enabled", true}}}, {"pfc", {{"enabled", true}}}};
   Json w = Json::array({{{"kind", "incast"}, {"senders", 2}, {"dst", 0}, {"bytes", 8'000'000}}});
-  auto plain = run_experiment(Json{
-      {"topology", leaf_spine(1, 1, 3)}, {"transport", rc_dcqcn(false)}, {"switch", sw}, {"workloads", w}});
+  auto plain = run_experiment(Json{{"topology", leaf_spine(1, 1, 3)},
+                                   {"transport", rc_dcqcn(false)},
+                                   {"switch", sw},
+                                   {"workloads", w}});
   EXPECT_GT(plain.net->fabric_counters.ecn_marks, 0u);
   EXPECT_GT(plain.net->fabric_counters.pause_frames, 0u);  // without a reaction, PFC steps in
   // With DCQCN the marks turn into CNPs that cut both senders before the queue reaches XOFF.
-  auto cc = run_experiment(Json{
-      {"topology", leaf_spine(1, 1, 3)}, {"transport", rc_dcqcn(true)}, {"switch", sw}, {"workloads", w}});
+  auto cc = run_experiment(Json{{"topology", leaf_spine(1, 1, 3)},
+                                {"transport", rc_dcqcn(true)},
+                                {"switch", sw},
+                                {"workloads", w}});
   EXPECT_GT(cc.net->transport_counters.cnps, 0u);
   EXPECT_EQ(cc.net->fabric_counters.pause_frames, 0u);
   EXPECT_EQ(cc.net->fabric_counters.drops, 0u);

@@ -21,8 +21,12 @@ TEST(PacketEcmp, IdleUplinksMatchBallsIntoBins) {
   double idle_share = 0;
   for (int seed = 1; seed <= seeds; ++seed) {
     Json w = Json::array();
-    for (int i = 0; i < m; ++i) w.push_back({{"kind", "flow"}, {"src", i}, {"dst", m + i}, {"bytes", 1000}});
-    Json doc{{"seed", seed}, {"topology", leaf_spine(2, n, m)}, {"transport", {{"kind", "rc"}}}, {"workloads", w}};
+    for (int i = 0; i < m; ++i)
+      w.push_back({{"kind", "flow"}, {"src", i}, {"dst", m + i}, {"bytes", 1000}});
+    Json doc{{"seed", seed},
+             {"topology", leaf_spine(2, n, m)},
+             {"transport", {{"kind", "rc"}}},
+             {"workloads", w}};
     auto r = run_experiment(doc);
     int idle = 0;
     for (const auto& l : r.net->topo.links())
@@ -36,11 +40,12 @@ TEST(PacketEcmp, IdleUplinksMatchBallsIntoBins) {
 Json permutation(const char* transport_paths) {
   // k = 8 fat-tree (128 hosts, 100 Gb/s, 1 µs hops, 35-packet queues), permutation of 1 MB.
   Json t{{"kind", "srd"}, {"mtu_bytes", 4000}, {"srd", {{"paths", std::stoi(transport_paths)}}}};
-  return Json{{"seed", 13},
-              {"topology", {{"kind", "fat_tree"}, {"k", 8}, {"link_gbps", 100}, {"hop_latency_us", 1}}},
-              {"switch", {{"queue_packets", 35}}},
-              {"transport", t},
-              {"workloads", Json::array({{{"kind", "permutation"}, {"bytes", 1'000'000}}})}};
+  return Json{
+      {"seed", 13},
+      {"topology", {{"kind", "fat_tree"}, {"k", 8}, {"link_gbps", 100}, {"hop_latency_us", 1}}},
+      {"switch", {{"queue_packets", 35}}},
+      {"transport", t},
+      {"workloads", Json::array({{{"kind", "permutation"}, {"bytes", 1'000'000}}})}};
 }
 
 TEST(PacketEcmp, SprayingRunsAPermutationNearLineRateAndSinglePathCollides) {

@@ -11,10 +11,11 @@ using testing::run_experiment;
 // One 1000 B message from endpoint 0 to 1 on one leaf; leaf 0's port 1 is the link down to
 // endpoint 1 (host links are added first). Unloaded it takes 2 · 1 086 560 ps.
 Json one_packet(Json transport, Json failure) {
-  return Json{{"topology", leaf_spine(1, 1, 2)},
-              {"transport", transport},
-              {"workloads", Json::array({{{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1000}}})},
-              {"failures", Json::array({failure})}};
+  return Json{
+      {"topology", leaf_spine(1, 1, 2)},
+      {"transport", transport},
+      {"workloads", Json::array({{{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1000}}})},
+      {"failures", Json::array({failure})}};
 }
 
 TEST(PacketFailure, FlappingLinkCostsRcOneTimeoutPerDownPhaseItCatches) {
@@ -22,7 +23,8 @@ TEST(PacketFailure, FlappingLinkCostsRcOneTimeoutPerDownPhaseItCatches) {
   // 16.384 µs local-ACK timeout. The packet reaches the port at 1.08656 µs (down: lost); the
   // first resend at 16.384 µs reaches it at 17.47056 µs (down again: lost); the second at
   // 32.768 µs finds it up and arrives at 32.768 + 2.17312 = 34.94112 µs.
-  Json flap{{"switch", 0}, {"port", 1}, {"down_us", 0}, {"up_us", 1.5}, {"period_us", 17}, {"repeats", 2}};
+  Json flap{{"switch", 0},  {"port", 1},       {"down_us", 0},
+            {"up_us", 1.5}, {"period_us", 17}, {"repeats", 2}};
   auto r = run_experiment(one_packet({{"kind", "rc"}, {"rc", {{"timeout_exponent", 2}}}}, flap));
   EXPECT_EQ(r.fct_ps(0, 0), 34'941'120);
   EXPECT_EQ(r.net->transport_counters.timeouts, 2u);
@@ -49,7 +51,8 @@ TEST(PacketFailure, SrdSteersAroundADeadSpineLink) {
   // 4 links of 1 µs and the last packet's store-and-forward.
   Json e{{"topology", leaf_spine(2, 2, 1)},
          {"transport", {{"kind", "srd"}}},
-         {"workloads", Json::array({{{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1'000'000}}})},
+         {"workloads",
+          Json::array({{{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1'000'000}}})},
          {"failures", Json::array({{{"switch", 0}, {"port", 1}, {"down_us", 0}}})}};
   auto r = run_experiment(e);
   const auto& tc = r.net->transport_counters;

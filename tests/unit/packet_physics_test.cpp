@@ -104,7 +104,8 @@ TEST(PacketPhysics, PfcPausesTheUpstreamForABoundedTime) {
   // counters pass XOFF, so it pauses the senders' NIC links; nothing is dropped. The receiver
   // link drains 4 MB in T = 4 · (244 · 4178 + 658) · 80 ps = 326.4 µs while each sender needs
   // only T/4 on its own link, so no sender can be paused for more than 3T/4 = 244.8 µs.
-  Json sw{{"queue_packets", 35}, {"pfc", {{"enabled", true}, {"xoff_packets", 15}, {"xon_packets", 12}}}};
+  Json sw{{"queue_packets", 35},
+          {"pfc", {{"enabled", true}, {"xoff_packets", 15}, {"xon_packets", 12}}}};
   Json w = Json::array({{{"kind", "incast"}, {"senders", 4}, {"dst", 0}, {"bytes", 1'000'000}}});
   auto r = run_experiment(experiment(leaf_spine(1, 1, 5), {{"kind", "rc"}}, w, sw));
   EXPECT_EQ(r.net->fabric_counters.drops, 0u);
