@@ -6,10 +6,15 @@
 namespace pdsim {
 namespace {
 
-const std::set<std::string>& left_out(const std::string& profile) {
-  static const std::set<std::string> fabric = {"schema", "name", "transport", "provenance", "fit"};
-  static const std::set<std::string> gpu = {"schema", "name", "gpu", "provenance", "measurements"};
+// Identification members of the document itself.
+const std::set<std::string>& left_out_top(const std::string& profile) {
+  static const std::set<std::string> fabric = {"schema", "name", "transport"};
+  static const std::set<std::string> gpu = {"schema", "name", "gpu"};
   return profile == "gpu" ? gpu : fabric;
+}
+// Bookkeeping at any depth: sources, fit residuals, raw hwkernels data the values came from.
+bool bookkeeping(const std::string& key) {
+  return key == "provenance" || key == "fit" || key == "measurements";
 }
 
 std::string join(const std::vector<std::string>& path) {
@@ -26,7 +31,7 @@ bool is_curve(const Json& j) {
 void walk(const std::string& profile, const Json& node, std::vector<std::string>& path,
           std::vector<SensitivityParam>& out) {
   for (const auto& [key, v] : node.items()) {
-    if (path.empty() && left_out(profile).count(key)) continue;
+    if ((path.empty() && left_out_top(profile).count(key)) || bookkeeping(key)) continue;
     path.push_back(key);
     if (v.is_number()) {
       SensitivityParam p;

@@ -3,8 +3,8 @@
 // and the perturbed documents. A parameter is a number member of the document (recursively
 // through objects such as a2a.<backend>), or a whole efficiency/rate curve ({"x": [...],
 // "eff": [...]}: every point of `eff` scaled by the same factor; the x grid is a shape axis, not
-// a parameter). Left out: identification and bookkeeping (schema, name, transport, gpu,
-// provenance, fit residuals, raw hwkernels measurements), booleans and strings.
+// a parameter). Left out: identification (schema, name, transport, gpu), bookkeeping at any
+// depth (provenance, fit residuals, raw hwkernels "measurements"), booleans and strings.
 #include <optional>
 #include <string>
 #include <vector>

@@ -14,13 +14,15 @@ TEST(CalibrateSensitivity, ParametersOfAProfileDocument) {
     "schema": "pdsim.fabric_profile/1", "name": "x", "transport": "srd",
     "provenance": {"seed": 1}, "fit": {"rms_us": 3.0},
     "rdma_alpha_us": 10.0, "nvlink_alpha_us": 0.0,
-    "a2a": {"cpu-proxy": {"latency_us": 10.0, "proxy_threads": 4, "intranode_nvlink": true},
+    "a2a": {"cpu-proxy": {"latency_us": 10.0, "proxy_threads": 4, "intranode_nvlink": true,
+                          "measurements": {"rtt_us": 2.5}, "provenance": {"n": 3}},
             "ibgda": {"unsupported": "why"}},
     "kv_block_GBps": {"x": [65536.0, 131072.0], "eff": [100.0, 200.0], "x_unit": "bytes"}})");
   const auto ps = sensitivity_parameters("fabric", doc);
   std::vector<std::string> names;
   for (const auto& p : ps) names.push_back(p.name);
-  // Sorted keys, depth first; bookkeeping, booleans and strings left out; the curve is one.
+  // Sorted keys, depth first; bookkeeping (at any depth), booleans and strings left out; the
+  // curve is one parameter.
   EXPECT_EQ(names,
             (std::vector<std::string>{
                 "fabric:a2a.cpu-proxy.latency_us", "fabric:a2a.cpu-proxy.proxy_threads",
