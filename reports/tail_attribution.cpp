@@ -23,12 +23,16 @@ double get(const Json& j, std::initializer_list<const char*> path) {
   return p->is_number() ? p->get<double>() : 0;
 }
 
-std::string col(const std::string& s, size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); }
+std::string col(const std::string& s, size_t w) {
+  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
+}
 std::string ms(double us, bool sign = false) {
   const std::string v = fmt_fixed(us / 1000.0, 3);
   return sign && us >= 0 ? "+" + v : v;
 }
-std::string pct(double f) { return fmt_fixed(100.0 * f, 1) + "%"; }
+std::string pct(double f) {
+  return fmt_fixed(100.0 * f, 1) + "%";
+}
 
 std::vector<std::string> keys(const Json& obj) {
   std::vector<std::string> out;
@@ -46,8 +50,11 @@ Json tail_attribution_json(const Json& summary) {
   out["p99_itl_ms"] = summary.value("p99_itl_ms", 0.0);
   out["max_itl_ms"] = summary.value("max_itl_ms", 0.0);
   for (const auto& k : keys(t["top1pct"]["terms_us"])) {
-    const double med = get(t, {"median", "terms_us", k.c_str()}), top = get(t, {"top1pct", "terms_us", k.c_str()});
-    out["terms_us"][k] = {{"median", med}, {"top1pct", top}, {"max", get(t, {"max", "terms_us", k.c_str()})},
+    const double med = get(t, {"median", "terms_us", k.c_str()}),
+                 top = get(t, {"top1pct", "terms_us", k.c_str()});
+    out["terms_us"][k] = {{"median", med},
+                          {"top1pct", top},
+                          {"max", get(t, {"max", "terms_us", k.c_str()})},
                           {"top1pct_minus_median", top - med}};
   }
   for (const auto& k : keys(t["top1pct"]["mechanisms_us"]))
@@ -68,29 +75,33 @@ std::string tail_attribution_text(const Json& summary) {
   const Json a = tail_attribution_json(summary);
   std::ostringstream o;
   o << centered(" ITL tail attribution ", '-', 50) << "\n";
-  o << "ITL samples " << fmt_fixed(get(t, {"itl_samples"}), 0) << "; worst 1%: " << fmt_fixed(get(t, {"top1pct", "samples"}), 0)
-    << " samples in " << fmt_fixed(get(t, {"top1pct", "iterations"}), 0) << " iterations, ITL >= "
-    << ms(get(t, {"top1pct", "threshold_us"})) << " ms; max " << ms(get(t, {"max", "itl_us"})) << " ms\n";
-  o << col("term (ms per iteration)", 24) << col("median", 10) << col("top-1%", 10) << col("max", 10) << "top1%-median\n";
+  o << "ITL samples " << fmt_fixed(get(t, {"itl_samples"}), 0)
+    << "; worst 1%: " << fmt_fixed(get(t, {"top1pct", "samples"}), 0) << " samples in "
+    << fmt_fixed(get(t, {"top1pct", "iterations"}), 0)
+    << " iterations, ITL >= " << ms(get(t, {"top1pct", "threshold_us"})) << " ms; max "
+    << ms(get(t, {"max", "itl_us"})) << " ms\n";
+  o << col("term (ms per iteration)", 24) << col("median", 10) << col("top-1%", 10)
+    << col("max", 10) << "top1%-median\n";
   double sums[3] = {0, 0, 0};
   for (const auto& k : keys(a["terms_us"])) {
     const Json& r = a["terms_us"][k];
-    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10) << col(ms(r["max"]), 10)
-      << ms(r["top1pct_minus_median"], true) << "\n";
+    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10)
+      << col(ms(r["max"]), 10) << ms(r["top1pct_minus_median"], true) << "\n";
     sums[0] += r["median"].get<double>();
     sums[1] += r["top1pct"].get<double>();
     sums[2] += r["max"].get<double>();
   }
-  o << col("  total", 24) << col(ms(sums[0]), 10) << col(ms(sums[1]), 10) << col(ms(sums[2]), 10) << ms(sums[1] - sums[0], true) << "\n";
+  o << col("  total", 24) << col(ms(sums[0]), 10) << col(ms(sums[1]), 10) << col(ms(sums[2]), 10)
+    << ms(sums[1] - sums[0], true) << "\n";
   const Json& rq = a["requests_in_iteration"];
-  o << col("  requests served", 24) << col(fmt_fixed(rq["median"], 1), 10) << col(fmt_fixed(rq["top1pct"], 1), 10)
-    << fmt_fixed(rq["max"], 1) << "\n";
-  o << col("mechanism (ms added)", 24) << col("median", 10) << col("top-1%", 10) << col("max", 10) << col("fired", 8)
-    << "fired@1%\n";
+  o << col("  requests served", 24) << col(fmt_fixed(rq["median"], 1), 10)
+    << col(fmt_fixed(rq["top1pct"], 1), 10) << fmt_fixed(rq["max"], 1) << "\n";
+  o << col("mechanism (ms added)", 24) << col("median", 10) << col("top-1%", 10) << col("max", 10)
+    << col("fired", 8) << "fired@1%\n";
   for (const auto& k : keys(a["mechanisms_us"])) {
     const Json& r = a["mechanisms_us"][k];
-    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10) << col(ms(r["max"]), 10)
-      << col(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"]) << "\n";
+    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10)
+      << col(ms(r["max"]), 10) << col(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"]) << "\n";
   }
   return o.str();
 }
@@ -99,21 +110,25 @@ Json tail_compare_json(const Json& sa, const Json& sb, const std::array<std::str
   const Json a = tail_attribution_json(sa), b = tail_attribution_json(sb);
   Json out = {{"a", names[0]}, {"b", names[1]}};
   for (const char* m : {"p99_itl_ms", "max_itl_ms"})
-    out[m] = {{"a", sa.value(m, 0.0)}, {"b", sb.value(m, 0.0)}, {"delta", sb.value(m, 0.0) - sa.value(m, 0.0)}};
+    out[m] = {{"a", sa.value(m, 0.0)},
+              {"b", sb.value(m, 0.0)},
+              {"delta", sb.value(m, 0.0) - sa.value(m, 0.0)}};
   for (const char* group : {"terms_us", "mechanisms_us"}) {
     std::vector<std::string> ks = keys(a.value(group, Json::object()));
     for (const auto& k : keys(b.value(group, Json::object())))
       if (std::find(ks.begin(), ks.end(), k) == ks.end()) ks.push_back(k);
     for (const auto& k : ks)
       for (const char* col_name : {"top1pct", "max"}) {
-        const double va = get(a, {group, k.c_str(), col_name}), vb = get(b, {group, k.c_str(), col_name});
+        const double va = get(a, {group, k.c_str(), col_name}),
+                     vb = get(b, {group, k.c_str(), col_name});
         out[group][k][col_name] = {{"a", va}, {"b", vb}, {"delta", vb - va}};
       }
   }
   return out;
 }
 
-std::string tail_compare_text(const Json& sa, const Json& sb, const std::array<std::string, 2>& names) {
+std::string tail_compare_text(const Json& sa, const Json& sb,
+                              const std::array<std::string, 2>& names) {
   const Json c = tail_compare_json(sa, sb, names);
   if (!c.contains("terms_us")) return "";
   std::ostringstream o;
@@ -124,13 +139,14 @@ std::string tail_compare_text(const Json& sa, const Json& sb, const std::array<s
     o << col(m, 24) << col(fmt_fixed(c[m]["a"], 3), 10) << col(fmt_fixed(c[m]["b"], 3), 10)
       << (c[m]["delta"].get<double>() >= 0 ? "+" : "") << fmt_fixed(c[m]["delta"], 3) << "\n";
   for (const char* view : {"top1pct", "max"}) {
-    o << (std::string(view) == "top1pct" ? "worst 1% of ITL samples, mean ms:\n" : "maximum ITL sample, ms:\n");
+    o << (std::string(view) == "top1pct" ? "worst 1% of ITL samples, mean ms:\n"
+                                         : "maximum ITL sample, ms:\n");
     for (const char* group : {"terms_us", "mechanisms_us"})
       for (const auto& k : keys(c[group])) {
         const Json& r = c[group][k][view];
         if (r["a"].get<double>() == 0 && r["b"].get<double>() == 0) continue;
-        o << col(std::string(group) == "terms_us" ? "  " + k : "  +" + k, 24) << col(ms(r["a"]), 10) << col(ms(r["b"]), 10)
-          << ms(r["delta"], true) << "\n";
+        o << col(std::string(group) == "terms_us" ? "  " + k : "  +" + k, 24) << col(ms(r["a"]), 10)
+          << col(ms(r["b"]), 10) << ms(r["delta"], true) << "\n";
       }
   }
   o << "(terms sum to the ITL; +mechanisms are the parts of those terms each mechanism added)\n";

@@ -19,7 +19,9 @@ namespace pdsim {
 
 Json tail_attribution_json(const Json& summary);
 std::string tail_attribution_text(const Json& summary);
-Json tail_compare_json(const Json& summary_a, const Json& summary_b, const std::array<std::string, 2>& names);
-std::string tail_compare_text(const Json& summary_a, const Json& summary_b, const std::array<std::string, 2>& names);
+Json tail_compare_json(const Json& summary_a, const Json& summary_b,
+                       const std::array<std::string, 2>& names);
+std::string tail_compare_text(const Json& summary_a, const Json& summary_b,
+                              const std::array<std::string, 2>& names);
 
 }  // namespace pdsim

@@ -10,14 +10,16 @@ namespace pdsim {
 
 int cluster_nodes(const Deployment& d) {
   const auto& s = d.scenario;
-  return s.prefill.instances * s.prefill.nodes_per_instance + s.decode.instances * s.decode.nodes_per_instance;
+  return s.prefill.instances * s.prefill.nodes_per_instance +
+         s.decode.instances * s.decode.nodes_per_instance;
 }
 int prefill_node_index(const Deployment& d, int instance, int node) {
   return instance * d.scenario.prefill.nodes_per_instance + node;
 }
 int decode_node_index(const Deployment& d, int instance, int node) {
   const auto& s = d.scenario;
-  return s.prefill.instances * s.prefill.nodes_per_instance + instance * s.decode.nodes_per_instance + node;
+  return s.prefill.instances * s.prefill.nodes_per_instance +
+         instance * s.decode.nodes_per_instance + node;
 }
 
 namespace {
@@ -45,9 +47,10 @@ Json aws_topology(const Deployment& d, int nodes) {
     chains.push_back(std::move(c));
   }
   if (static_cast<int>(chains.size()) < nodes)
-    throw InputError(d.scenario.file, "cluster.topology_file",
-                     "expected at least " + std::to_string(nodes) + " instances with NetworkNodes in " + path +
-                         " (prefill nodes first, then decode nodes), found " + std::to_string(chains.size()));
+    throw InputError(
+        d.scenario.file, "cluster.topology_file",
+        "expected at least " + std::to_string(nodes) + " instances with NetworkNodes in " + path +
+            " (prefill nodes first, then decode nodes), found " + std::to_string(chains.size()));
   const size_t layers = chains.front().size();
   Json uplinks = Json::array();
   for (size_t layer = 0; layer + 1 < layers; ++layer) {  // links from layer+1 nodes to layer
@@ -71,7 +74,8 @@ Json cluster_experiment(const Deployment& d, uint64_t seed) {
   else if (d.scenario.network == "rail")
     topo = Json{{"kind", "rail"}, {"nodes", nodes}, {"nodes_per_leaf", nodes}, {"spines", nics}};
   else
-    topo = Json{{"kind", "leaf_spine"}, {"leaves", nodes}, {"spines", nics}, {"hosts_per_leaf", nics}};
+    topo =
+        Json{{"kind", "leaf_spine"}, {"leaves", nodes}, {"spines", nics}, {"hosts_per_leaf", nics}};
   topo["link_gbps"] = d.instance.nic_gbps;
   topo["nics_per_node"] = nics;
   topo["gpus_per_node"] = d.instance.gpus_per_node;
@@ -82,8 +86,13 @@ Json cluster_experiment(const Deployment& d, uint64_t seed) {
   if (rc) sw["pfc"] = Json{{"enabled", true}};
   Json tr = Json{{"kind", rc ? "rc" : "srd"}};
   if (rc) tr["dcqcn"] = Json{{"enabled", true}};
-  return Json{{"schema", "pdsim.fabric_experiment/1"}, {"seed", seed}, {"max_time_us", 1e6},
-              {"topology", topo}, {"switch", sw}, {"transport", tr}, {"workloads", Json::array()}};
+  return Json{{"schema", "pdsim.fabric_experiment/1"},
+              {"seed", seed},
+              {"max_time_us", 1e6},
+              {"topology", topo},
+              {"switch", sw},
+              {"transport", tr},
+              {"workloads", Json::array()}};
 }
 
 }  // namespace pdsim

@@ -24,8 +24,8 @@ class DecodeTail {
   // Flows seen by decode instance `di` (KV into its nodes, PP sends) with their rates: KV flows
   // split their source's KV-engine cap and their destination's NICs; a PP send has its NICs.
   std::vector<BackgroundFlow> background(int di, const std::vector<InFlight>& flows) const;
-  void apply(int di, const std::vector<RankState>& states, const std::vector<InFlight>& flows, ForwardTerms& t,
-             MechanismTerms& m, Rng& rng);
+  void apply(int di, const std::vector<RankState>& states, const std::vector<InFlight>& flows,
+             ForwardTerms& t, MechanismTerms& m, Rng& rng);
   // Tokens in one request's chunk: drawn (tail.acceptance_variance), else the expected count
   // with fractions carried in `carry` to the request's next chunk.
   int accepted_tokens(const AcceptanceModel& a, Rng& rng, double& carry) const;

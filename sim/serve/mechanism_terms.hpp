@@ -8,14 +8,14 @@
 namespace pdsim {
 
 struct MechanismTerms {
-  double dp_imbalance_us = 0;      // Σ over layers of (slowest − mean) rank attention/dense/draft
-  double expert_imbalance_us = 0;  // Σ over MoE layers of (slowest − mean) rank expert GEMMs
-  double cuda_graph_miss_us = 0;   // eager launch − graph replay, when the batch is not captured
-  double fabric_background_us = 0; // packet fidelity: KV / PP in flight, summed over phases
-  double batch_jump_us = 0;        // compute growth over the previous iteration when requests joined
+  double dp_imbalance_us = 0;  // Σ over layers of (slowest − mean) rank attention/dense/draft
+  double expert_imbalance_us = 0;   // Σ over MoE layers of (slowest − mean) rank expert GEMMs
+  double cuda_graph_miss_us = 0;    // eager launch − graph replay, when the batch is not captured
+  double fabric_background_us = 0;  // packet fidelity: KV / PP in flight, summed over phases
+  double batch_jump_us = 0;  // compute growth over the previous iteration when requests joined
   double scheduler_hiccup_us = 0;
-  int admitted = 0;                // requests that joined at this iteration's start
-  int loaded_phases = 0;           // a2a phase pairs that saw a background flow
+  int admitted = 0;       // requests that joined at this iteration's start
+  int loaded_phases = 0;  // a2a phase pairs that saw a background flow
 
   std::map<std::string, double> named() const {
     return {{"dp_imbalance", dp_imbalance_us},       {"expert_imbalance", expert_imbalance_us},

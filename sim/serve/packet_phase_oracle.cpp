@@ -33,15 +33,17 @@ uint64_t fnv1a(const std::string& s) {
 }
 
 std::vector<double> run_phases(const Json& doc, int samples) {
-  packet::ExperimentConfig cfg = packet::parse_experiment(JsonNode::from_json(doc, "packet fidelity"));
+  packet::ExperimentConfig cfg =
+      packet::parse_experiment(JsonNode::from_json(doc, "packet fidelity"));
   packet::Network net(cfg);
   auto workloads = packet::make_workloads(net);
   for (auto& w : workloads) w->start();
   net.run();
   std::vector<double> out = workloads.front()->phase_us();
   if (static_cast<int>(out.size()) != samples)
-    throw std::logic_error("packet fidelity: the all-to-all finished " + std::to_string(out.size()) + " of " +
-                           std::to_string(samples) + " phases within the time limit");
+    throw std::logic_error("packet fidelity: the all-to-all finished " +
+                           std::to_string(out.size()) + " of " + std::to_string(samples) +
+                           " phases within the time limit");
   return out;
 }
 
@@ -63,7 +65,8 @@ PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
     const double sum = std::accumulate(q.tokens_per_rank.begin() + static_cast<long>(first),
                                        q.tokens_per_rank.begin() + static_cast<long>(last), 0.0);
     const int b = sum > 0 ? tokens_bucket(sum / static_cast<double>(last - first)) : 0;
-    std::fill(out.tokens_per_rank.begin() + static_cast<long>(first), out.tokens_per_rank.begin() + static_cast<long>(last), b);
+    std::fill(out.tokens_per_rank.begin() + static_cast<long>(first),
+              out.tokens_per_rank.begin() + static_cast<long>(last), b);
   }
   std::map<std::tuple<bool, int, int>, double> merged;
   for (const auto& f : q.flows) merged[{f.kv, f.src_node, f.dst_node}] += f.rate_gbps;
@@ -80,10 +83,12 @@ PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
 std::string PacketPhaseOracle::key(const PhaseQuery& q) {
   std::string k = (q.phase == A2APhase::dispatch ? "d" : "c") + std::to_string(q.first_node) + "/t";
   for (size_t i = 0; i < q.tokens_per_rank.size(); ++i)  // ranks of a node share a value: runs
-    if (i == 0 || q.tokens_per_rank[i] != q.tokens_per_rank[i - 1]) k += std::to_string(q.tokens_per_rank[i]) + ",";
+    if (i == 0 || q.tokens_per_rank[i] != q.tokens_per_rank[i - 1])
+      k += std::to_string(q.tokens_per_rank[i]) + ",";
   for (const auto& f : q.flows)
-    k += std::string("/") + (f.kv ? "kv" : "pp") + std::to_string(f.src_node) + ">" + std::to_string(f.dst_node) +
-         "@" + std::to_string(static_cast<int>(std::lround(2.0 * std::log2(f.rate_gbps))));
+    k += std::string("/") + (f.kv ? "kv" : "pp") + std::to_string(f.src_node) + ">" +
+         std::to_string(f.dst_node) + "@" +
+         std::to_string(static_cast<int>(std::lround(2.0 * std::log2(f.rate_gbps))));
   return k;
 }
 
@@ -93,15 +98,22 @@ uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
   return Rng(seed_).fork(fnv1a(key(idle))).next_u64();
 }
 
-PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples, uint64_t seed) const {
+PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples,
+                                                      uint64_t seed) const {
   const auto& s = d_.scenario;
   const int nics = d_.instance.nics_per_node;
-  Json a2a = {{"kind", "serve_a2a"},       {"name", "a2a"},
-              {"first_node", q.first_node}, {"tokens_per_rank", q.tokens_per_rank},
-              {"num_experts", d_.a2a.num_experts}, {"top_k", d_.a2a.top_k},
-              {"hidden", d_.a2a.hidden},   {"phase", q.phase == A2APhase::dispatch ? "dispatch" : "combine"},
-              {"phases", 1},               {"start_us", kWarmupUs},
-              {"first_nic", 0},            {"nics", d_.a2a_nics},
+  Json a2a = {{"kind", "serve_a2a"},
+              {"name", "a2a"},
+              {"first_node", q.first_node},
+              {"tokens_per_rank", q.tokens_per_rank},
+              {"num_experts", d_.a2a.num_experts},
+              {"top_k", d_.a2a.top_k},
+              {"hidden", d_.a2a.hidden},
+              {"phase", q.phase == A2APhase::dispatch ? "dispatch" : "combine"},
+              {"phases", 1},
+              {"start_us", kWarmupUs},
+              {"first_nic", 0},
+              {"nics", d_.a2a_nics},
               {"stop_when_done", true}};
   Json bg = Json::array();
   for (size_t i = 0; i < q.flows.size(); ++i) {
@@ -153,16 +165,17 @@ const std::vector<double>& PacketPhaseOracle::excess_us(const PhaseQuery& raw) {
 }
 
 A2AExcess PacketPhaseOracle::iteration_excess(const std::vector<int>& verify_tokens,
-                                              const std::vector<int>& draft_tokens, int verify_layers,
-                                              int draft_steps, int first_node,
-                                              const std::vector<BackgroundFlow>& flows, double iteration_us,
-                                              Rng& rng) {
+                                              const std::vector<int>& draft_tokens,
+                                              int verify_layers, int draft_steps, int first_node,
+                                              const std::vector<BackgroundFlow>& flows,
+                                              double iteration_us, Rng& rng) {
   A2AExcess out;
   if (flows.empty()) return out;
   const bool draft = draft_steps > 0;
   const int pairs = verify_layers + (draft ? 1 + draft_steps : 0);
   std::vector<double> active_us;  // how long each flow lasts at its rate
-  for (const auto& f : flows) active_us.push_back(f.rate_gbps > 0 ? f.remaining_bytes * 8.0 / (f.rate_gbps * 1e3) : 0);
+  for (const auto& f : flows)
+    active_us.push_back(f.rate_gbps > 0 ? f.remaining_bytes * 8.0 / (f.rate_gbps * 1e3) : 0);
   PhaseQuery q;
   q.first_node = first_node;
   for (int j = 0; j < pairs; ++j) {
@@ -176,7 +189,8 @@ A2AExcess PacketPhaseOracle::iteration_excess(const std::vector<int>& verify_tok
     for (A2APhase ph : {A2APhase::dispatch, A2APhase::combine}) {
       q.phase = ph;
       const std::vector<double>& ex = excess_us(q);
-      const double v = ex[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(ex.size()) - 1))];
+      const double v =
+          ex[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(ex.size()) - 1))];
       (ph == A2APhase::dispatch ? out.dispatch_us : out.combine_us) += v;
       ++draws_;
     }
@@ -185,7 +199,9 @@ A2AExcess PacketPhaseOracle::iteration_excess(const std::vector<int>& verify_tok
 }
 
 Json PacketPhaseOracle::stats() const {
-  return Json{{"memo_entries", memo_.size()}, {"packet_runs", packet_runs_}, {"draws", draws_},
+  return Json{{"memo_entries", memo_.size()},
+              {"packet_runs", packet_runs_},
+              {"draws", draws_},
               {"samples_per_entry", samples_}};
 }
 

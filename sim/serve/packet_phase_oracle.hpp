@@ -72,9 +72,11 @@ class PacketPhaseOracle {
   // draft-extend pair with verify tokens and `draft_steps` pairs with draft tokens, spread
   // evenly over `iteration_us`; a flow is active in a phase while remaining_bytes at its rate
   // lasts. One draw per phase from the memoised distribution, with `rng`.
-  A2AExcess iteration_excess(const std::vector<int>& verify_tokens, const std::vector<int>& draft_tokens,
-                             int verify_layers, int draft_steps, int first_node,
-                             const std::vector<BackgroundFlow>& flows, double iteration_us, Rng& rng);
+  A2AExcess iteration_excess(const std::vector<int>& verify_tokens,
+                             const std::vector<int>& draft_tokens, int verify_layers,
+                             int draft_steps, int first_node,
+                             const std::vector<BackgroundFlow>& flows, double iteration_us,
+                             Rng& rng);
   Json stats() const;
 
  private:

@@ -23,8 +23,9 @@ namespace {
 class ServeA2A : public Workload {
  public:
   ServeA2A(const JsonNode& s, Network& net) : Workload(s, net, "serve_a2a") {
-    s.expect_only({"kind", "name", "start_us", "first_node", "tokens_per_rank", "num_experts", "top_k",
-                   "hidden", "phase", "phases", "gap_us", "first_nic", "nics", "stop_when_done"});
+    s.expect_only({"kind", "name", "start_us", "first_node", "tokens_per_rank", "num_experts",
+                   "top_k", "hidden", "phase", "phases", "gap_us", "first_nic", "nics",
+                   "stop_when_done"});
     for (int64_t t : s.at("tokens_per_rank").integers()) {
       if (t < 0) s.at("tokens_per_rank").fail("expected non-negative token counts");
       tokens_.push_back(static_cast<int>(t));
@@ -50,7 +51,8 @@ class ServeA2A : public Workload {
     nics_ = static_cast<int>(s.int_or("nics", topo.nics_per_node));
     if (first_nic_ < 0 || nics_ < 1 || first_nic_ + nics_ > topo.nics_per_node)
       s.at("nics").fail("expected first_nic + nics <= " + std::to_string(topo.nics_per_node));
-    if (ranks_ == 0 || experts_ % ranks_) s.at("num_experts").fail("expected a multiple of the EP ranks");
+    if (ranks_ == 0 || experts_ % ranks_)
+      s.at("num_experts").fail("expected a multiple of the EP ranks");
     if (top_k_ > experts_) s.at("top_k").fail("expected top_k <= num_experts");
     if (first_node_ < 0 || first_node_ + (ranks_ + gpn_ - 1) / gpn_ > net.nodes())
       s.at("tokens_per_rank").fail("expected the EP ranks to fit in the nodes from first_node on");
@@ -111,7 +113,8 @@ class ServeA2A : public Workload {
   std::pair<int, int> endpoints(int src, int dst, int copy) const {
     const int sn = first_node_ + src / gpn_, dn = first_node_ + dst / gpn_;
     const int sg = src % gpn_, dg = dst % gpn_;
-    if (sn == dn && net_.gpu_endpoint(sn, sg) >= 0) return {net_.gpu_endpoint(sn, sg), net_.gpu_endpoint(dn, dg)};
+    if (sn == dn && net_.gpu_endpoint(sn, sg) >= 0)
+      return {net_.gpu_endpoint(sn, sg), net_.gpu_endpoint(dn, dg)};
     return {nic(sn, sg, copy), nic(dn, dg, copy)};
   }
   void finish() {
@@ -139,11 +142,13 @@ class ServeBackground : public Workload {
     src_ = static_cast<int>(s.at("src_node").integer());
     dst_ = static_cast<int>(s.at("dst_node").integer());
     if (src_ < 0 || src_ >= net.nodes() || dst_ < 0 || dst_ >= net.nodes() || src_ == dst_)
-      s.at("dst_node").fail("expected two distinct nodes in [0, " + std::to_string(net.nodes()) + ")");
+      s.at("dst_node")
+          .fail("expected two distinct nodes in [0, " + std::to_string(net.nodes()) + ")");
     left_ = s.at("bytes").positive_integer();
     block_ = s.at("block_bytes").positive_integer();
     const double rate_bps = s.at("rate_gbps").positive() * 1e9;
-    interval_ps_ = std::max<Picoseconds>(1, static_cast<Picoseconds>(static_cast<double>(block_) * 8e12 / rate_bps));
+    interval_ps_ = std::max<Picoseconds>(
+        1, static_cast<Picoseconds>(static_cast<double>(block_) * 8e12 / rate_bps));
     const int all = net.config().topo.nics_per_node;
     first_nic_ = static_cast<int>(s.int_or("first_nic", 0));
     nics_ = static_cast<int>(s.int_or("nics", all));
@@ -167,11 +172,12 @@ class ServeBackground : public Workload {
 
 }  // namespace
 
-PDSIM_REGISTER(WorkloadRegistry, "serve_a2a",
-               "decode all-to-all phases with tokens per rank and a NIC subset (serving packet fidelity)",
-               [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {
-                 return std::make_unique<ServeA2A>(s, n);
-               })
+PDSIM_REGISTER(
+    WorkloadRegistry, "serve_a2a",
+    "decode all-to-all phases with tokens per rank and a NIC subset (serving packet fidelity)",
+    [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {
+      return std::make_unique<ServeA2A>(s, n);
+    })
 PDSIM_REGISTER(WorkloadRegistry, "serve_background",
                "paced transfer on a NIC subset (KV / PP in flight, serving packet fidelity)",
                [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {

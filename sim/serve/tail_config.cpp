@@ -9,19 +9,24 @@ Json TailConfig::to_json() const {
               {"acceptance_variance", acceptance_variance},
               {"fabric_background", fabric_background},
               {"expert_skew",
-               {{"enabled", expert_skew.enabled}, {"zipf_s", expert_skew.zipf_s},
-                {"eplb", expert_skew.eplb}, {"provenance", expert_skew.provenance}}},
+               {{"enabled", expert_skew.enabled},
+                {"zipf_s", expert_skew.zipf_s},
+                {"eplb", expert_skew.eplb},
+                {"provenance", expert_skew.provenance}}},
               {"scheduler_hiccups",
-               {{"enabled", scheduler_hiccups.enabled}, {"probability", scheduler_hiccups.probability},
-                {"delay_us", scheduler_hiccups.delay_us}, {"provenance", scheduler_hiccups.provenance}}}};
+               {{"enabled", scheduler_hiccups.enabled},
+                {"probability", scheduler_hiccups.probability},
+                {"delay_us", scheduler_hiccups.delay_us},
+                {"provenance", scheduler_hiccups.provenance}}}};
 }
 
 namespace {
 // A mechanism switched on needs the source of its parameters (honest numbers).
 void need_provenance(const JsonNode& n, bool enabled, const Json& prov) {
   if (enabled && (prov.is_null() || (prov.is_object() && prov.empty())))
-    n.fail("expected a 'provenance' (published figure or measurement) for the parameters of an "
-           "enabled mechanism");
+    n.fail(
+        "expected a 'provenance' (published figure or measurement) for the parameters of an "
+        "enabled mechanism");
 }
 }  // namespace
 

@@ -22,7 +22,7 @@ struct TailConfig {
     Json provenance;
   } expert_skew;
   struct Hiccups {
-    bool enabled = false;  // no published measurement of SGLang scheduler stalls: off
+    bool enabled = false;    // no published measurement of SGLang scheduler stalls: off
     double probability = 0;  // per decode iteration
     double delay_us = 0;
     Json provenance;

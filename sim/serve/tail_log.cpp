@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 namespace pdsim {
@@ -13,9 +13,10 @@ Json record_json(const IterationRecord& r) {
   Json terms = Json::object(), mech = Json::object();
   for (const auto& [k, v] : r.terms.named()) terms[k] = v;
   for (const auto& [k, v] : r.mech.named()) mech[k] = v;
-  return Json{{"instance", r.instance}, {"end_s", r.end_s},           {"itl_us", r.duration_us},
-              {"requests", r.requests}, {"admitted", r.mech.admitted}, {"loaded_a2a_phases", r.mech.loaded_phases},
-              {"terms_us", terms},      {"mechanisms_us", mech}};
+  return Json{{"instance", r.instance},      {"end_s", r.end_s},
+              {"itl_us", r.duration_us},     {"requests", r.requests},
+              {"admitted", r.mech.admitted}, {"loaded_a2a_phases", r.mech.loaded_phases},
+              {"terms_us", terms},           {"mechanisms_us", mech}};
 }
 
 }  // namespace
@@ -60,7 +61,8 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
       fired[k] += v > 0 ? w : 0;
     }
   }
-  Json top = Json{{"samples", got}, {"iterations", n}, {"threshold_us", log[order[n - 1]].duration_us}};
+  Json top =
+      Json{{"samples", got}, {"iterations", n}, {"threshold_us", log[order[n - 1]].duration_us}};
   double mean_itl = 0, mean_requests = 0;
   for (size_t j = 0; j < n; ++j) {
     mean_itl += log[order[j]].duration_us * log[order[j]].requests / got;
@@ -83,13 +85,15 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
       a[2] = std::max(a[2], v);
     }
   for (const auto& [k, a] : all)
-    out["all"][k] = Json{{"fired_fraction", a[0] / samples}, {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
+    out["all"][k] = Json{{"fired_fraction", a[0] / samples},
+                         {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
                          {"max_us", a[2]}};
   out["median"] = record_json(log[median]);
   out["top1pct"] = top;
   out["max"] = record_json(log[order.front()]);
   Json worst = Json::array();
-  for (size_t j = 0; j < order.size() && static_cast<int>(j) < worst_listed; ++j) worst.push_back(record_json(log[order[j]]));
+  for (size_t j = 0; j < order.size() && static_cast<int>(j) < worst_listed; ++j)
+    worst.push_back(record_json(log[order[j]]));
   out["worst_iterations"] = worst;
   return out;
 }

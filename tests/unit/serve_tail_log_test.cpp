@@ -1,5 +1,5 @@
-// ITL tail log reduction (sim/serve/tail_log.*) and the attribution table (reports/tail_attribution.*)
-// on a hand-made log.
+// ITL tail log reduction (sim/serve/tail_log.*) and the attribution table
+// (reports/tail_attribution.*) on a hand-made log.
 #include <gtest/gtest.h>
 
 #include "reports/tail_attribution.hpp"
@@ -20,7 +20,8 @@ IterationRecord rec(double itl_us, int requests, double attention_us, double jum
 
 TEST(ServeTailLog, WorstOnePercentAndMedianAreWeightedBySamples) {
   // 100 ITL samples: 50 of 10 us, 49 of 20 us, 1 of 30 us (its iteration served one request).
-  const std::vector<IterationRecord> log = {rec(10, 50, 4, 0), rec(20, 49, 8, 0), rec(30, 1, 12, 5)};
+  const std::vector<IterationRecord> log = {rec(10, 50, 4, 0), rec(20, 49, 8, 0),
+                                            rec(30, 1, 12, 5)};
   const Json t = tail_summary(log);
   EXPECT_EQ(t["itl_samples"].get<double>(), 100);
   // Worst 1% = ceil(0.01 · 100) = 1 sample: the 30 us iteration alone.

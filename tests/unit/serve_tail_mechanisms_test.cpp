@@ -16,7 +16,9 @@ Json run(const std::string& fabric, std::vector<std::string> sets) {
   Deployment d = build_deployment(s);
   return bench_summary(simulate_isolated(d, s.seed));
 }
-double num(const Json& s, const std::string& k) { return s.at(k).get<double>(); }
+double num(const Json& s, const std::string& k) {
+  return s.at(k).get<double>();
+}
 double tail_all(const Json& s, const std::string& mech, const std::string& k) {
   return s.at("pdsim").at("tail").at("all").at(mech).at(k).get<double>();
 }
@@ -50,8 +52,9 @@ TEST(ServeTailMechanisms, CudaGraphMissOffLowersTheTailOnlyWhenBatchesMiss) {
 TEST(ServeTailMechanisms, SchedulerHiccupsRaiseTheMaxAndNeedProvenance) {
   EXPECT_THROW(run("efa", {"tail.scheduler_hiccups.enabled=true"}), InputError);
   const Json off = run("efa", {});
-  const Json on = run("efa", {"tail.scheduler_hiccups={\"enabled\":true,\"probability\":0.02,\"delay_us\":5000,"
-                              "\"provenance\":{\"source\":\"unit test value\"}}"});
+  const Json on =
+      run("efa", {"tail.scheduler_hiccups={\"enabled\":true,\"probability\":0.02,\"delay_us\":5000,"
+                  "\"provenance\":{\"source\":\"unit test value\"}}"});
   EXPECT_GT(tail_all(on, "scheduler_hiccup", "fired_fraction"), 0.0);
   EXPECT_DOUBLE_EQ(tail_all(on, "scheduler_hiccup", "max_us"), 5000.0);
   EXPECT_GT(num(on, "max_itl_ms"), num(off, "max_itl_ms"));
@@ -64,15 +67,18 @@ TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecover
   const std::string prov = ",\"provenance\":{\"source\":\"unit test value\"}";
   auto iteration = [&](const std::string& skew) {
     std::vector<std::string> sets;
-    if (!skew.empty()) sets.push_back("tail.expert_skew={\"enabled\":true,\"zipf_s\":1.0," + skew + prov + "}");
-    Deployment d = build_deployment(load_scenario(data_root() + "/scenarios/glm51-2p2d-efa.json", sets));
+    if (!skew.empty())
+      sets.push_back("tail.expert_skew={\"enabled\":true,\"zipf_s\":1.0," + skew + prov + "}");
+    Deployment d =
+        build_deployment(load_scenario(data_root() + "/scenarios/glm51-2p2d-efa.json", sets));
     DecodeCostModel m(d, 1);
     std::vector<RankState> ranks(16, RankState{std::vector<int>(16, 8000), 1});
     MechanismTerms mech;
     const ForwardTerms t = m.iteration(ranks, &mech);
     return std::pair{t.moe_compute_us, mech.expert_imbalance_us};
   };
-  const auto uniform = iteration(""), skew = iteration("\"eplb\":false"), eplb = iteration("\"eplb\":true");
+  const auto uniform = iteration(""), skew = iteration("\"eplb\":false"),
+             eplb = iteration("\"eplb\":true");
   EXPECT_GT(skew.first, uniform.first);
   EXPECT_GT(skew.second, uniform.second);
   EXPECT_GT(skew.first, eplb.first);
@@ -88,7 +94,8 @@ TEST(ServeTailMechanisms, AcceptanceVarianceOffNarrowsTpot) {
 
 TEST(ServeTailMechanisms, BatchJumpsOffAdmitsOnePerRankAndShrinksTheJump) {
   // 512-token prompts: 32 per prefill chunk, so two requests of each rank finish prefill together.
-  const std::vector<std::string> base = {"workload.input_len=512", "workload.range_ratio=1.0", "workload.request_rate=inf"};
+  const std::vector<std::string> base = {"workload.input_len=512", "workload.range_ratio=1.0",
+                                         "workload.request_rate=inf"};
   auto with = [&](std::vector<std::string> extra) {
     extra.insert(extra.begin(), base.begin(), base.end());
     return run("efa", extra);

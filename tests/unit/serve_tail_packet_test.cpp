@@ -18,10 +18,13 @@ namespace {
 Deployment reference(const std::string& fabric, const std::vector<std::string>& sets = {}) {
   std::vector<std::string> all = {"fabric.fidelity=packet"};
   all.insert(all.end(), sets.begin(), sets.end());
-  return build_deployment(load_scenario(data_root() + "/scenarios/glm51-2p2d-" + fabric + ".json", all));
+  return build_deployment(
+      load_scenario(data_root() + "/scenarios/glm51-2p2d-" + fabric + ".json", all));
 }
 
-double mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+double mean(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 
 PhaseQuery kv_query(const Deployment& d, std::vector<int> tokens, std::vector<double> rates_gbps) {
   PhaseQuery q;
@@ -29,7 +32,8 @@ PhaseQuery kv_query(const Deployment& d, std::vector<int> tokens, std::vector<do
   q.first_node = decode_node_index(d, 0, 0);
   q.tokens_per_rank = std::move(tokens);
   for (size_t i = 0; i < rates_gbps.size(); ++i)  // one KV flow per prefill node into decode node 0
-    q.flows.push_back(BackgroundFlow{prefill_node_index(d, 0, static_cast<int>(i)), q.first_node, true, rates_gbps[i], 1e12});
+    q.flows.push_back(BackgroundFlow{prefill_node_index(d, 0, static_cast<int>(i)), q.first_node,
+                                     true, rates_gbps[i], 1e12});
   return q;
 }
 
@@ -51,7 +55,8 @@ TEST(ServeTailPacket, KvOnTheDecodeNicsSlowsThePhaseMoreAtHigherRate) {
     const auto high = o.simulate(kv_query(d, std::vector<int>(16, 16), {2800}), 8, 5);
     EXPECT_EQ(low.idle_us, high.idle_us) << fab << ": same seed, same routing without background";
     EXPECT_GT(mean(low.loaded_us), mean(low.idle_us)) << fab;
-    EXPECT_GT(mean(high.loaded_us) - mean(high.idle_us), mean(low.loaded_us) - mean(low.idle_us)) << fab;
+    EXPECT_GT(mean(high.loaded_us) - mean(high.idle_us), mean(low.loaded_us) - mean(low.idle_us))
+        << fab;
   }
 }
 
@@ -62,7 +67,8 @@ TEST(ServeTailPacket, DeterministicForASeed) {
   EXPECT_EQ(a.excess_us(q), b.excess_us(q));
   EXPECT_NE(a.excess_us(q), c.excess_us(q));
   // The whole serving run at packet fidelity: byte-identical request records for one seed.
-  Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-roce-quick.json", {"fabric.fidelity=packet"});
+  Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-roce-quick.json",
+                             {"fabric.fidelity=packet"});
   Deployment dq = build_deployment(s);
   SimResults r1 = simulate_isolated(dq, 4), r2 = simulate_isolated(dq, 4);
   EXPECT_EQ(results_to_json(r1).dump(), results_to_json(r2).dump());
@@ -100,11 +106,15 @@ TEST(ServeTailPacket, MemoErrorAgainstDirectSimulationIsBounded) {
         for (double x : v) s += (x - mu) * (x - mu);
         return s / static_cast<double>(v.size() - 1);
       };
-      const double se = std::sqrt(var(m, memo) / static_cast<double>(m.size()) + var(ex, exact) / static_cast<double>(ex.size()));
-      std::printf("memo-error %s tokens_mean %.2f rate_gbps %.0f x%zu: direct %.2f us, memo %.2f us, error %+.2f us (se %.2f)\n",
-                  fab.c_str(), std::accumulate(c.tokens.begin(), c.tokens.end(), 0.0) / 16, c.rates[0], c.rates.size(),
-                  exact, memo, memo - exact, se);
-      EXPECT_LE(std::fabs(memo - exact), 3.0 * se + 2.0) << fab << " " << PacketPhaseOracle::key(o.quantise(q));
+      const double se = std::sqrt(var(m, memo) / static_cast<double>(m.size()) +
+                                  var(ex, exact) / static_cast<double>(ex.size()));
+      std::printf(
+          "memo-error %s tokens_mean %.2f rate_gbps %.0f x%zu: direct %.2f us, memo %.2f us, error "
+          "%+.2f us (se %.2f)\n",
+          fab.c_str(), std::accumulate(c.tokens.begin(), c.tokens.end(), 0.0) / 16, c.rates[0],
+          c.rates.size(), exact, memo, memo - exact, se);
+      EXPECT_LE(std::fabs(memo - exact), 3.0 * se + 2.0)
+          << fab << " " << PacketPhaseOracle::key(o.quantise(q));
     }
   }
 }
