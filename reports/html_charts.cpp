@@ -12,7 +12,9 @@ const std::vector<std::string>& palette() {
                                              "#56B4E9", "#F0E442", "#000000", "#8C564B", "#7F7F7F"};
   return p;
 }
-std::string colour(size_t i) { return palette()[i % palette().size()]; }
+std::string colour(size_t i) {
+  return palette()[i % palette().size()];
+}
 
 Json axis(const std::string& title, const std::string& type = "linear") {
   return {{"type", type}, {"title", {{"display", true}, {"text", title}}}};
@@ -24,7 +26,9 @@ Json options(const Json& x, const Json& y, bool legend = true) {
           {"plugins", {{"legend", {{"display", legend}}}}}};
 }
 
-Json xy(double x, double y) { return {{"x", x}, {"y", y}}; }
+Json xy(double x, double y) {
+  return {{"x", x}, {"y", y}};
+}
 
 }  // namespace
 
@@ -33,13 +37,19 @@ Json itl_cdf_chart(const Named<std::vector<CdfPoint>>& series) {
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
     for (const auto& p : series[i].second) pts.push_back(xy(p.x, p.fraction));
-    ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)}, {"stepped", "after"}, {"pointRadius", 0}, {"borderWidth", 2}});
+    ds.push_back({{"label", series[i].first},
+                  {"data", pts},
+                  {"borderColor", colour(i)},
+                  {"backgroundColor", colour(i)},
+                  {"stepped", "after"},
+                  {"pointRadius", 0},
+                  {"borderWidth", 2}});
   }
   Json y = axis("fraction of ITL samples ≤ x");
   y["min"] = 0;
   y["max"] = 1;
-  return {{"type", "line"}, {"data", {{"datasets", ds}}}, {"options", options(axis("ITL (ms)"), y)}};
+  return {
+      {"type", "line"}, {"data", {{"datasets", ds}}}, {"options", options(axis("ITL (ms)"), y)}};
 }
 
 Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series) {
@@ -48,12 +58,18 @@ Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series) {
     Json pts = Json::array();
     for (const auto& p : series[i].second)
       if (p.fraction < 1) pts.push_back(xy(p.x, 1 - p.fraction));
-    ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)}, {"stepped", "after"}, {"pointRadius", 0}, {"borderWidth", 2}});
+    ds.push_back({{"label", series[i].first},
+                  {"data", pts},
+                  {"borderColor", colour(i)},
+                  {"backgroundColor", colour(i)},
+                  {"stepped", "after"},
+                  {"pointRadius", 0},
+                  {"borderWidth", 2}});
   }
-  return {{"type", "line"},
-          {"data", {{"datasets", ds}}},
-          {"options", options(axis("ITL (ms)"), axis("fraction of ITL samples > x", "logarithmic"))}};
+  return {
+      {"type", "line"},
+      {"data", {{"datasets", ds}}},
+      {"options", options(axis("ITL (ms)"), axis("fraction of ITL samples > x", "logarithmic"))}};
 }
 
 Json breakdown_chart(const Named<std::vector<BreakdownTerm>>& runs) {
@@ -79,7 +95,9 @@ Json breakdown_chart(const Named<std::vector<BreakdownTerm>>& runs) {
   Json x = {{"stacked", true}};
   Json y = axis("µs per decode forward");
   y["stacked"] = true;
-  return {{"type", "bar"}, {"data", {{"labels", labels}, {"datasets", ds}}}, {"options", options(x, y)}};
+  return {{"type", "bar"},
+          {"data", {{"labels", labels}, {"datasets", ds}}},
+          {"options", options(x, y)}};
 }
 
 Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
@@ -87,14 +105,21 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
     // Series side by side around each request id, so two fabrics' transfers do not hide each other.
-    const double dy = series.size() > 1 ? 0.35 * (static_cast<double>(i) / static_cast<double>(series.size() - 1) - 0.5) : 0;
+    const double dy =
+        series.size() > 1
+            ? 0.35 * (static_cast<double>(i) / static_cast<double>(series.size() - 1) - 0.5)
+            : 0;
     for (const auto& s : series[i].second) {
       pts.push_back(xy(s.start_s, s.request_id + dy));
       pts.push_back(xy(s.end_s, s.request_id + dy));
       pts.push_back({{"x", s.end_s}, {"y", nullptr}});  // breaks the line between transfers
     }
-    ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)}, {"pointRadius", 1.5}, {"borderWidth", 3},
+    ds.push_back({{"label", series[i].first},
+                  {"data", pts},
+                  {"borderColor", colour(i)},
+                  {"backgroundColor", colour(i)},
+                  {"pointRadius", 1.5},
+                  {"borderWidth", 3},
                   {"spanGaps", false}});
   }
   Json y = axis("request id");
@@ -108,9 +133,13 @@ Json kv_duration_chart(const Named<std::vector<KvSpan>>& series) {
   Json ds = Json::array();
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
-    for (const auto& s : series[i].second) pts.push_back(xy(s.start_s, (s.end_s - s.start_s) * 1e3));
-    ds.push_back({{"label", series[i].first}, {"data", pts}, {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)}, {"pointRadius", 2.5}});
+    for (const auto& s : series[i].second)
+      pts.push_back(xy(s.start_s, (s.end_s - s.start_s) * 1e3));
+    ds.push_back({{"label", series[i].first},
+                  {"data", pts},
+                  {"borderColor", colour(i)},
+                  {"backgroundColor", colour(i)},
+                  {"pointRadius", 2.5}});
   }
   Json y = axis("KV transfer time (ms)");
   y["beginAtZero"] = true;
@@ -119,7 +148,8 @@ Json kv_duration_chart(const Named<std::vector<KvSpan>>& series) {
           {"options", options(axis("transfer start (s since the first request)"), y)}};
 }
 
-Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric, const std::string& y_label) {
+Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric,
+                   const std::string& y_label) {
   std::map<std::string, std::vector<const SweepResultPoint*>> by_config;
   std::vector<std::string> order;
   for (const auto& p : points) {
@@ -130,13 +160,20 @@ Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::strin
   Json ds = Json::array();
   for (size_t i = 0; i < order.size(); ++i) {
     auto pts = by_config[order[i]];
-    std::stable_sort(pts.begin(), pts.end(), [](const SweepResultPoint* a, const SweepResultPoint* b) { return *a->rate < *b->rate; });
+    std::stable_sort(
+        pts.begin(), pts.end(),
+        [](const SweepResultPoint* a, const SweepResultPoint* b) { return *a->rate < *b->rate; });
     for (const char* stat : {"mean", "p99"}) {
       Json data = Json::array();
       for (const SweepResultPoint* p : pts)
-        if (auto v = p->metric(std::string(stat) + "_" + metric + "_ms")) data.push_back(xy(*p->rate, *v));
-      Json d = {{"label", pts.front()->short_config + " (" + stat + ")"}, {"data", data}, {"borderColor", colour(i)},
-                {"backgroundColor", colour(i)}, {"pointRadius", 3}, {"borderWidth", 2}};
+        if (auto v = p->metric(std::string(stat) + "_" + metric + "_ms"))
+          data.push_back(xy(*p->rate, *v));
+      Json d = {{"label", pts.front()->short_config + " (" + stat + ")"},
+                {"data", data},
+                {"borderColor", colour(i)},
+                {"backgroundColor", colour(i)},
+                {"pointRadius", 3},
+                {"borderWidth", 2}};
       if (std::string(stat) == "p99") {
         d["borderDash"] = {6, 4};
         d["pdsimNoLegend"] = true;  // one legend entry per configuration (the mean line)
@@ -149,17 +186,28 @@ Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::strin
           {"options", options(axis("request rate (req/s)"), axis(y_label), order.size() <= 16)}};
 }
 
-Json pareto_chart(const std::vector<SweepResultPoint>& points, const std::vector<size_t>& frontier) {
+Json pareto_chart(const std::vector<SweepResultPoint>& points,
+                  const std::vector<size_t>& frontier) {
   Json all = Json::array(), front = Json::array();
   for (const auto& p : points)
     if (p.status == "ok" && p.metric("mean_tpot_ms") && p.throughput_per_gpu())
       all.push_back(xy(*p.metric("mean_tpot_ms"), *p.throughput_per_gpu()));
-  for (size_t i : frontier) front.push_back(xy(*points[i].metric("mean_tpot_ms"), *points[i].throughput_per_gpu()));
+  for (size_t i : frontier)
+    front.push_back(xy(*points[i].metric("mean_tpot_ms"), *points[i].throughput_per_gpu()));
   Json ds = Json::array();
-  ds.push_back({{"type", "line"}, {"label", "Pareto frontier"}, {"data", front}, {"borderColor", colour(1)},
-                {"backgroundColor", colour(1)}, {"pointRadius", 4}, {"borderWidth", 2}});
-  ds.push_back({{"type", "scatter"}, {"label", "sweep points"}, {"data", all}, {"borderColor", "#9aa3b0"},
-                {"backgroundColor", "#9aa3b0"}, {"pointRadius", 3}});
+  ds.push_back({{"type", "line"},
+                {"label", "Pareto frontier"},
+                {"data", front},
+                {"borderColor", colour(1)},
+                {"backgroundColor", colour(1)},
+                {"pointRadius", 4},
+                {"borderWidth", 2}});
+  ds.push_back({{"type", "scatter"},
+                {"label", "sweep points"},
+                {"data", all},
+                {"borderColor", "#9aa3b0"},
+                {"backgroundColor", "#9aa3b0"},
+                {"pointRadius", 3}});
   return {{"type", "scatter"},
           {"data", {{"datasets", ds}}},
           {"options", options(axis("mean TPOT (ms)"), axis("output tokens/s per GPU"))}};

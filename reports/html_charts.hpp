@@ -26,7 +26,8 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series);
 Json kv_duration_chart(const Named<std::vector<KvSpan>>& series);
 // Mean (solid) and p99 (dashed) of `metric` ("ttft" | "tpot") against request rate, one colour
 // per configuration.
-Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric, const std::string& y_label);
+Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric,
+                   const std::string& y_label);
 // Every ok point (grey) and the frontier (line): throughput per GPU against mean TPOT.
 Json pareto_chart(const std::vector<SweepResultPoint>& points, const std::vector<size_t>& frontier);
 

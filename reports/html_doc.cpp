@@ -9,20 +9,26 @@ std::string cell_text(const Json& cell, int decimals) {
   if (cell.is_string()) return cell.get<std::string>();
   if (cell.is_boolean()) return cell.get<bool>() ? "yes" : "no";
   if (cell.is_number_integer()) return std::to_string(cell.get<long long>());
-  if (cell.is_number()) return decimals < 0 ? lossless(cell.get<double>()) : fmt_fixed(cell.get<double>(), decimals);
+  if (cell.is_number())
+    return decimals < 0 ? lossless(cell.get<double>()) : fmt_fixed(cell.get<double>(), decimals);
   return cell.dump();
 }
 
 namespace {
 
-int decimals_of(const ReportTable& t, size_t col) { return col < t.decimals.size() ? t.decimals[col] : -1; }
+int decimals_of(const ReportTable& t, size_t col) {
+  return col < t.decimals.size() ? t.decimals[col] : -1;
+}
 
 std::string md_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '|') o += "\\|";
-    else if (c == '\n') o += ' ';
-    else o += c;
+    if (c == '|')
+      o += "\\|";
+    else if (c == '\n')
+      o += ' ';
+    else
+      o += c;
   }
   return o;
 }
@@ -51,7 +57,8 @@ std::string render_markdown(const ReportDoc& doc) {
     o += "\n" + rule + "\n";
     for (const auto& row : t.rows) {
       o += "|";
-      for (size_t c = 0; c < row.size(); ++c) o += " " + md_escape(cell_text(row[c], decimals_of(t, c))) + " |";
+      for (size_t c = 0; c < row.size(); ++c)
+        o += " " + md_escape(cell_text(row[c], decimals_of(t, c))) + " |";
       o += "\n";
     }
     if (t.rows.empty()) o += "| (none) |\n";

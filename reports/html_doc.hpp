@@ -16,7 +16,7 @@ struct ReportTable {
   std::string id;     // stable machine name, e.g. "itl_percentiles"
   std::string title;  // heading
   std::vector<std::string> columns;
-  std::vector<int> decimals;         // per column, for HTML/Markdown; < 0: as is
+  std::vector<int> decimals;            // per column, for HTML/Markdown; < 0: as is
   std::vector<std::vector<Json>> rows;  // cells: number, string or null ("n/a")
 };
 

@@ -1,8 +1,8 @@
 // The HTML form of a ReportDoc: one file, no network access needed. Chart.js is inlined; the
 // charts' configurations travel as one JSON block that the page's script hands to Chart.js.
+#include "reports/html_doc.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
-#include "reports/html_doc.hpp"
 
 namespace pdsim {
 namespace {
@@ -11,11 +11,20 @@ std::string html_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -33,7 +42,8 @@ std::string script_safe(const std::string& s) {
   return o;
 }
 
-const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1180px;color:#1d2330;background:#fff}
+const char* kStyle =
+    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1180px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}p.sub{color:#555;margin:0 0 16px}
 p.note{color:#666;font-size:13px;margin:0 0 6px}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:18px}
 .chart{position:relative;height:340px;border:1px solid #e3e6ec;border-radius:6px;padding:8px}
@@ -75,8 +85,8 @@ std::string vendored_chart_js() {
 std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
   std::string o = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
                   html_escape(doc.title) + "</title>\n<style>" + kStyle + "</style>\n<script>\n" +
-                  script_safe(chart_js) + "\n</script>\n</head>\n<body>\n<h1>" + html_escape(doc.title) +
-                  "</h1>\n";
+                  script_safe(chart_js) + "\n</script>\n</head>\n<body>\n<h1>" +
+                  html_escape(doc.title) + "</h1>\n";
   if (!doc.subtitle.empty()) o += "<p class=\"sub\">" + html_escape(doc.subtitle) + "</p>\n";
   Json charts = Json::array();
   if (!doc.charts.empty()) o += "<div class=\"grid\">\n";
@@ -84,7 +94,8 @@ std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
     o += "<section><h2>" + html_escape(c.title) + "</h2>\n";
     if (!c.note.empty()) o += "<p class=\"note\">" + html_escape(c.note) + "</p>\n";
     o += "<div class=\"chart\"" +
-         (c.height_px > 0 ? " style=\"height:" + std::to_string(c.height_px) + "px\"" : std::string()) +
+         (c.height_px > 0 ? " style=\"height:" + std::to_string(c.height_px) + "px\""
+                          : std::string()) +
          "><canvas id=\"" + html_escape(c.id) + "\"></canvas></div></section>\n";
     charts.push_back({{"id", c.id}, {"config", c.config}});
   }
@@ -97,16 +108,17 @@ std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
       o += "<tr>";
       for (size_t c = 0; c < row.size(); ++c) {
         const int dec = c < t.decimals.size() ? t.decimals[c] : -1;
-        o += std::string(row[c].is_number() ? "<td class=\"n\">" : "<td>") + html_escape(cell_text(row[c], dec)) +
-             "</td>";
+        o += std::string(row[c].is_number() ? "<td class=\"n\">" : "<td>") +
+             html_escape(cell_text(row[c], dec)) + "</td>";
       }
       o += "</tr>\n";
     }
     o += "</table>\n";
   }
   o += "<footer>pdsim report. Charts drawn with Chart.js (MIT), inlined.</footer>\n";
-  o += "<script type=\"application/json\" id=\"pdsim-data\">" + script_safe(Json{{"charts", charts}}.dump()) +
-       "</script>\n<script>" + kScript + "</script>\n</body></html>\n";
+  o += "<script type=\"application/json\" id=\"pdsim-data\">" +
+       script_safe(Json{{"charts", charts}}.dump()) + "</script>\n<script>" + kScript +
+       "</script>\n</body></html>\n";
   return o;
 }
 

@@ -28,7 +28,9 @@ class HtmlReport : public ReportWriter {
 void check_report_path(const std::string& path) {
   const std::string ext = extension(path);
   if (ext != ".html" && ext != ".md" && ext != ".csv")
-    throw InputError("<command line>", "--report", "a file ending in .html, .md or .csv, got \"" + path + "\"");
+    throw InputError("<command line>", "--report",
+                     "a file ending in .html, .md or .csv, got \"" + path + "\"");
+  if (ext == ".html") vendored_chart_js();  // a missing library fails now, not after the run
 }
 
 std::string render_report_doc(const ReportDoc& doc, const std::string& path) {
@@ -56,7 +58,8 @@ void write_sweep_report(const std::vector<Json>& lines, const std::string& path)
 }
 
 PDSIM_REGISTER(ReportWriterRegistry, "html",
-               "report.html: self-contained page with ITL CDF, breakdown and KV-timeline charts (Chart.js inlined)",
+               "report.html: self-contained page with ITL CDF, breakdown and KV-timeline charts "
+               "(Chart.js inlined)",
                [] { return std::make_unique<HtmlReport>(); })
 
 }  // namespace pdsim

@@ -32,7 +32,8 @@ void write_run_report(const std::string& path, const SimResults& r, const Json& 
 void write_compare_report(const std::string& path, const RunView& a, const RunView& b);
 void write_sweep_report(const std::vector<Json>& lines, const std::string& path);
 
-// Checks `path` has a supported extension before a long run starts.
+// Checks `path` has a supported extension (and, for .html, that the vendored Chart.js is
+// readable) before a long run starts.
 void check_report_path(const std::string& path);
 
 }  // namespace pdsim

@@ -13,7 +13,9 @@ namespace {
 
 constexpr size_t kCdfPoints = 1000;  // enough for a smooth curve; the tail keeps the maximum
 
-Json num_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json num_or_null(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
 ReportTable metrics_table(const std::vector<RunView>& runs) {
   ReportTable t{"metrics", "Key metrics (bench_serving semantics)", {"metric"}, {-1}, {}};
@@ -26,15 +28,22 @@ ReportTable metrics_table(const std::vector<RunView>& runs) {
     t.decimals.push_back(2);
   }
   const std::vector<std::pair<const char*, const char*>> rows = {
-      {"mean TTFT (ms)", "mean_ttft_ms"},      {"median TTFT (ms)", "median_ttft_ms"},
-      {"p99 TTFT (ms)", "p99_ttft_ms"},        {"mean TPOT (ms)", "mean_tpot_ms"},
-      {"median TPOT (ms)", "median_tpot_ms"},  {"p99 TPOT (ms)", "p99_tpot_ms"},
-      {"mean ITL (ms)", "mean_itl_ms"},        {"median ITL (ms)", "median_itl_ms"},
-      {"p95 ITL (ms)", "p95_itl_ms"},          {"p99 ITL (ms)", "p99_itl_ms"},
-      {"max ITL (ms)", "max_itl_ms"},          {"mean E2E latency (ms)", "mean_e2e_latency_ms"},
+      {"mean TTFT (ms)", "mean_ttft_ms"},
+      {"median TTFT (ms)", "median_ttft_ms"},
+      {"p99 TTFT (ms)", "p99_ttft_ms"},
+      {"mean TPOT (ms)", "mean_tpot_ms"},
+      {"median TPOT (ms)", "median_tpot_ms"},
+      {"p99 TPOT (ms)", "p99_tpot_ms"},
+      {"mean ITL (ms)", "mean_itl_ms"},
+      {"median ITL (ms)", "median_itl_ms"},
+      {"p95 ITL (ms)", "p95_itl_ms"},
+      {"p99 ITL (ms)", "p99_itl_ms"},
+      {"max ITL (ms)", "max_itl_ms"},
+      {"mean E2E latency (ms)", "mean_e2e_latency_ms"},
       {"request throughput (req/s)", "request_throughput"},
       {"output throughput (tok/s)", "output_throughput"},
-      {"concurrency", "concurrency"},          {"accept length", "accept_length"},
+      {"concurrency", "concurrency"},
+      {"accept length", "accept_length"},
       {"completed requests", "completed"}};
   for (const auto& [label, key] : rows) {
     std::vector<Json> row = {label};
@@ -44,15 +53,19 @@ ReportTable metrics_table(const std::vector<RunView>& runs) {
       const bool count = std::string(key) == "completed" && vals.back();
       row.push_back(count ? Json(static_cast<long long>(*vals.back())) : num_or_null(vals.back()));
     }
-    if (runs.size() == 2) row.push_back(vals[0] && vals[1] ? Json(*vals[1] - *vals[0]) : Json(nullptr));
+    if (runs.size() == 2)
+      row.push_back(vals[0] && vals[1] ? Json(*vals[1] - *vals[0]) : Json(nullptr));
     t.rows.push_back(row);
   }
   return t;
 }
 
 ReportTable itl_table(const std::vector<RunView>& runs) {
-  ReportTable t{"itl_percentiles", "ITL distribution (ms, pooled over requests; np.percentile linear)",
-                {"run", "samples", "p50", "p90", "p99", "p99.9", "max"}, {-1, -1, 3, 3, 3, 3, 3}, {}};
+  ReportTable t{"itl_percentiles",
+                "ITL distribution (ms, pooled over requests; np.percentile linear)",
+                {"run", "samples", "p50", "p90", "p99", "p99.9", "max"},
+                {-1, -1, 3, 3, 3, 3, 3},
+                {}};
   for (const auto& r : runs) {
     std::vector<double> v = pooled_itl_ms(*r.results);
     std::sort(v.begin(), v.end());
@@ -65,7 +78,8 @@ ReportTable itl_table(const std::vector<RunView>& runs) {
 }
 
 ReportTable breakdown_table(const std::vector<RunView>& runs) {
-  ReportTable t{"forward_breakdown", "Decode forward breakdown (mean µs per forward)", {"term"}, {-1}, {}};
+  ReportTable t{
+      "forward_breakdown", "Decode forward breakdown (mean µs per forward)", {"term"}, {-1}, {}};
   std::vector<std::string> terms;
   std::set<std::string> seen;
   for (const auto& r : runs) {
@@ -95,9 +109,12 @@ ReportTable breakdown_table(const std::vector<RunView>& runs) {
 }
 
 ReportTable kv_table(const std::vector<RunView>& runs) {
-  ReportTable t{"kv_transfers", "KV-cache transfers (prefill → decode)",
-                {"run", "transfers", "mean (ms)", "p50 (ms)", "p99 (ms)", "max (ms)", "max in flight"},
-                {-1, -1, 3, 3, 3, 3, -1}, {}};
+  ReportTable t{
+      "kv_transfers",
+      "KV-cache transfers (prefill → decode)",
+      {"run", "transfers", "mean (ms)", "p50 (ms)", "p99 (ms)", "max (ms)", "max in flight"},
+      {-1, -1, 3, 3, 3, 3, -1},
+      {}};
   for (const auto& r : runs) {
     const auto spans = kv_spans(*r.results);
     std::vector<double> ms;
@@ -125,7 +142,8 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs) {
     d.title = "pdsim compare: " + runs[0].name + " vs " + runs[1].name;
     d.subtitle = "A = " + runs[0].name + ", B = " + runs[1].name + "; deltas are B − A.";
   } else {
-    d.title = "pdsim run: " + (runs.empty() || runs[0].name.empty() ? std::string("(unnamed)") : runs[0].name);
+    d.title = "pdsim run: " +
+              (runs.empty() || runs[0].name.empty() ? std::string("(unnamed)") : runs[0].name);
     if (!runs.empty() && runs[0].results)
       d.subtitle = "Seed " + std::to_string(runs[0].results->seed) + ".";
   }
@@ -137,14 +155,20 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs) {
     terms.push_back({r.name, forward_terms(r.summary)});
     kv.push_back({r.name, kv_spans(*r.results)});
   }
-  d.charts.push_back({"itl-cdf", "ITL CDF", "Gaps between streamed chunks, pooled over requests (a speculative chunk carries several tokens).",
+  d.charts.push_back({"itl-cdf", "ITL CDF",
+                      "Gaps between streamed chunks, pooled over requests (a speculative chunk "
+                      "carries several tokens).",
                       itl_cdf_chart(cdf)});
-  d.charts.push_back({"itl-tail", "ITL tail", "Fraction of ITL samples above x, log scale.", itl_tail_chart(cdf)});
-  d.charts.push_back({"breakdown", "Per-forward time breakdown", "Mean µs per decode forward, by term (summary pdsim.forward_breakdown_us).",
+  d.charts.push_back(
+      {"itl-tail", "ITL tail", "Fraction of ITL samples above x, log scale.", itl_tail_chart(cdf)});
+  d.charts.push_back({"breakdown", "Per-forward time breakdown",
+                      "Mean µs per decode forward, by term (summary pdsim.forward_breakdown_us).",
                       breakdown_chart(terms)});
-  d.charts.push_back({"kv-timeline", "KV-transfer timeline", "Each request's KV-cache transfer from its start to its end.",
+  d.charts.push_back({"kv-timeline", "KV-transfer timeline",
+                      "Each request's KV-cache transfer from its start to its end.",
                       kv_timeline_chart(kv)});
-  d.charts.push_back({"kv-duration", "KV-transfer time", "Each transfer's duration at its start time (s since the first request).",
+  d.charts.push_back({"kv-duration", "KV-transfer time",
+                      "Each transfer's duration at its start time (s since the first request).",
                       kv_duration_chart(kv)});
   d.tables = {metrics_table(runs), itl_table(runs), breakdown_table(runs), kv_table(runs)};
   return d;

@@ -58,7 +58,8 @@ int max_concurrent(const std::vector<KvSpan>& spans) {
 }
 
 std::optional<double> SweepResultPoint::metric(const std::string& key) const {
-  if (!summary.is_object() || !summary.contains(key) || !summary.at(key).is_number()) return std::nullopt;
+  if (!summary.is_object() || !summary.contains(key) || !summary.at(key).is_number())
+    return std::nullopt;
   return summary.at(key).get<double>();
 }
 
@@ -68,7 +69,8 @@ std::optional<double> SweepResultPoint::throughput_per_gpu() const {
   return *t / gpus;
 }
 
-std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines, const std::string& file) {
+std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
+                                                 const std::string& file) {
   std::vector<SweepResultPoint> out;
   for (size_t i = 0; i < lines.size(); ++i) {
     const JsonNode n = JsonNode::from_json(lines[i], file + " line " + std::to_string(i + 1));
@@ -77,13 +79,15 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
     p.status = n.at("status").string();
     if (p.status != "ok" && p.status != "infeasible" && p.status != "error")
       n.at("status").fail("expected \"ok\", \"infeasible\" or \"error\", got \"" + p.status + "\"");
-    p.id = n.has("id") ? (n.at("id").is_string() ? n.at("id").string() : n.at("id").raw().dump()) : "";
+    p.id =
+        n.has("id") ? (n.at("id").is_string() ? n.at("id").string() : n.at("id").raw().dump()) : "";
     if (n.has("point")) p.point = static_cast<int>(n.at("point").integer());
     if (p.id.empty()) p.id = std::to_string(p.point >= 0 ? p.point : static_cast<int>(i));
     p.reason = n.has("reason") && n.at("reason").is_string() ? n.at("reason").string() : "";
     if (n.has("gpus") && !n.at("gpus").is_null()) p.gpus = n.at("gpus").non_negative();
     if (n.has("overrides")) {
-      if (!n.at("overrides").is_object()) n.at("overrides").fail("expected an object {path: value}");
+      if (!n.at("overrides").is_object())
+        n.at("overrides").fail("expected an object {path: value}");
       p.overrides = n.at("overrides").raw();
     }
     if (n.has("summary") && !n.at("summary").is_null()) {
@@ -91,7 +95,8 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
       p.summary = n.at("summary").raw();
     }
     if (n.has("slo") && n.at("slo").is_object()) p.slo = n.at("slo").raw();
-    if (p.status == "ok" && p.gpus <= 0) n.at("gpus").fail("expected a positive GPU count for an ok point");
+    if (p.status == "ok" && p.gpus <= 0)
+      n.at("gpus").fail("expected a positive GPU count for an ok point");
     std::string config, short_config;
     for (const auto& [k, v] : p.overrides.items()) {
       if (k == "workload.request_rate") {
@@ -101,7 +106,8 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
       const std::string value = v.is_string() ? v.get<std::string>() : v.dump();
       config += (config.empty() ? "" : ", ") + k + "=" + value;
       const auto dot = k.find_last_of('.');
-      short_config += (short_config.empty() ? "" : ", ") + (dot == std::string::npos ? k : k.substr(dot + 1)) + "=" + value;
+      short_config += (short_config.empty() ? "" : ", ") +
+                      (dot == std::string::npos ? k : k.substr(dot + 1)) + "=" + value;
     }
     p.config = config.empty() ? "base" : config;
     p.short_config = short_config.empty() ? "base" : short_config;
@@ -123,7 +129,8 @@ std::vector<Json> read_sweep_lines(const std::string& file) {
     start = end + 1;
     if (s.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json j = Json::parse(s, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) throw InputError(file, "line " + std::to_string(line), "one JSON object per line");
+    if (j.is_discarded())
+      throw InputError(file, "line " + std::to_string(line), "one JSON object per line");
     out.push_back(std::move(j));
   }
   return out;

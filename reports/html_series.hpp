@@ -40,14 +40,16 @@ struct SweepResultPoint {
   Json overrides = Json::object();  // {"dotted.path": value}
   Json summary = Json::object();
   Json slo = Json::object();
-  std::optional<double> rate;       // overrides["workload.request_rate"], else summary.request_rate
-  std::string config;               // the overrides other than the request rate, "k=v, ..." ("base" if none)
-  std::string short_config;         // the same with each path's last component ("nodes_per_instance=2, ...")
+  std::optional<double> rate;  // overrides["workload.request_rate"], else summary.request_rate
+  std::string config;  // the overrides other than the request rate, "k=v, ..." ("base" if none)
+  std::string
+      short_config;  // the same with each path's last component ("nodes_per_instance=2, ...")
   std::optional<double> metric(const std::string& key) const;  // summary number
-  std::optional<double> throughput_per_gpu() const;           // output_throughput / gpus
+  std::optional<double> throughput_per_gpu() const;            // output_throughput / gpus
 };
 // `lines[i]` is line i + 1 of `file` (InputError naming file and line on a bad line).
-std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines, const std::string& file);
+std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
+                                                 const std::string& file);
 // Reads a JSONL results file (blank lines skipped).
 std::vector<Json> read_sweep_lines(const std::string& file);
 

@@ -12,14 +12,19 @@ namespace {
 
 constexpr size_t kMaxBreakdownBars = 24;
 
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json opt(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
-ReportTable points_table(const std::vector<SweepResultPoint>& pts, const std::vector<size_t>& frontier) {
-  ReportTable t{"sweep_points", "Sweep points",
-                {"id", "status", "config", "rate (req/s)", "gpus", "mean TTFT (ms)", "p99 TTFT (ms)",
-                 "mean TPOT (ms)", "p99 TPOT (ms)", "p99 ITL (ms)", "req/s", "output tok/s",
-                 "output tok/s per GPU", "on frontier", "reason"},
-                {-1, -1, -1, 3, -1, 2, 2, 2, 2, 2, 3, 1, 2, -1, -1}, {}};
+ReportTable points_table(const std::vector<SweepResultPoint>& pts,
+                         const std::vector<size_t>& frontier) {
+  ReportTable t{"sweep_points",
+                "Sweep points",
+                {"id", "status", "config", "rate (req/s)", "gpus", "mean TTFT (ms)",
+                 "p99 TTFT (ms)", "mean TPOT (ms)", "p99 TPOT (ms)", "p99 ITL (ms)", "req/s",
+                 "output tok/s", "output tok/s per GPU", "on frontier", "reason"},
+                {-1, -1, -1, 3, -1, 2, 2, 2, 2, 2, 3, 1, 2, -1, -1},
+                {}};
   std::set<std::string> slo_keys;
   for (const auto& p : pts)
     for (const auto& [k, v] : p.slo.items())
@@ -33,8 +38,8 @@ ReportTable points_table(const std::vector<SweepResultPoint>& pts, const std::ve
     const auto& p = pts[i];
     std::vector<Json> row = {p.id, p.status, p.config, opt(p.rate),
                              p.gpus > 0 ? Json(static_cast<long long>(p.gpus)) : Json(nullptr)};
-    for (const char* k : {"mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms", "p99_itl_ms",
-                          "request_throughput", "output_throughput"})
+    for (const char* k : {"mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms",
+                          "p99_itl_ms", "request_throughput", "output_throughput"})
       row.push_back(opt(p.metric(k)));
     row.push_back(opt(p.throughput_per_gpu()));
     row.push_back(on.count(i) > 0);
@@ -45,12 +50,16 @@ ReportTable points_table(const std::vector<SweepResultPoint>& pts, const std::ve
   return t;
 }
 
-ReportTable frontier_table(const std::vector<SweepResultPoint>& pts, const std::vector<size_t>& frontier) {
-  ReportTable t{"pareto_frontier", "Pareto frontier (output throughput per GPU vs mean TPOT)",
-                {"id", "config", "rate (req/s)", "mean TPOT (ms)", "output tok/s per GPU"}, {-1, -1, 3, 2, 2}, {}};
+ReportTable frontier_table(const std::vector<SweepResultPoint>& pts,
+                           const std::vector<size_t>& frontier) {
+  ReportTable t{"pareto_frontier",
+                "Pareto frontier (output throughput per GPU vs mean TPOT)",
+                {"id", "config", "rate (req/s)", "mean TPOT (ms)", "output tok/s per GPU"},
+                {-1, -1, 3, 2, 2},
+                {}};
   for (size_t i : frontier)
-    t.rows.push_back({pts[i].id, pts[i].config, opt(pts[i].rate), opt(pts[i].metric("mean_tpot_ms")),
-                      opt(pts[i].throughput_per_gpu())});
+    t.rows.push_back({pts[i].id, pts[i].config, opt(pts[i].rate),
+                      opt(pts[i].metric("mean_tpot_ms")), opt(pts[i].throughput_per_gpu())});
   return t;
 }
 
@@ -61,24 +70,29 @@ ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& fi
   const auto frontier = pareto_frontier(pts);
   ReportDoc d;
   std::string name = "sweep";
-  if (!lines.empty() && lines[0].is_object() && lines[0].contains("sweep") && lines[0].at("sweep").is_string())
+  if (!lines.empty() && lines[0].is_object() && lines[0].contains("sweep") &&
+      lines[0].at("sweep").is_string())
     name = lines[0].at("sweep").get<std::string>();
   size_t ok = 0;
   for (const auto& p : pts) ok += p.status == "ok";
   d.title = "pdsim sweep: " + name;
   d.subtitle = std::to_string(pts.size()) + " points, " + std::to_string(ok) + " ok, " +
-               std::to_string(pts.size() - ok) + " infeasible or failed; " + std::to_string(frontier.size()) +
-               " on the Pareto frontier.";
+               std::to_string(pts.size() - ok) + " infeasible or failed; " +
+               std::to_string(frontier.size()) + " on the Pareto frontier.";
   // Taller charts when many configurations share the legend.
   std::set<std::string> configs;
   for (const auto& p : pts) configs.insert(p.config);
   const int height = 340 + 9 * static_cast<int>(std::min<size_t>(configs.size(), 16));
-  d.charts.push_back({"ttft-rate", "TTFT against request rate", "Mean (solid) and p99 (dashed) per configuration.",
+  d.charts.push_back({"ttft-rate", "TTFT against request rate",
+                      "Mean (solid) and p99 (dashed) per configuration.",
                       vs_rate_chart(pts, "ttft", "TTFT (ms)"), height});
-  d.charts.push_back({"tpot-rate", "TPOT against request rate", "Mean (solid) and p99 (dashed) per configuration.",
+  d.charts.push_back({"tpot-rate", "TPOT against request rate",
+                      "Mean (solid) and p99 (dashed) per configuration.",
                       vs_rate_chart(pts, "tpot", "TPOT (ms)"), height});
-  d.charts.push_back({"pareto", "Pareto frontier", "Output throughput per GPU against mean TPOT; the line joins the non-dominated points.",
-                      pareto_chart(pts, frontier)});
+  d.charts.push_back(
+      {"pareto", "Pareto frontier",
+       "Output throughput per GPU against mean TPOT; the line joins the non-dominated points.",
+       pareto_chart(pts, frontier)});
   Named<std::vector<BreakdownTerm>> bars;
   for (size_t i : frontier) {
     if (bars.size() >= kMaxBreakdownBars) break;
@@ -86,8 +100,8 @@ ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& fi
     if (!terms.empty()) bars.push_back({pts[i].id, terms});
   }
   if (!bars.empty())
-    d.charts.push_back({"breakdown", "Per-forward time breakdown (frontier points)", "Mean µs per decode forward, by term.",
-                        breakdown_chart(bars)});
+    d.charts.push_back({"breakdown", "Per-forward time breakdown (frontier points)",
+                        "Mean µs per decode forward, by term.", breakdown_chart(bars)});
   d.tables = {frontier_table(pts, frontier), points_table(pts, frontier)};
   return d;
 }

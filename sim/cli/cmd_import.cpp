@@ -48,29 +48,42 @@ PDSIM_CLI_COMMAND(
     [](CLI::App& app) -> std::function<int()> {
       auto a = std::make_shared<ImportArgs>();
       app.require_subcommand(1);
-      CLI::App* sg = app.add_subcommand("sglang", "launch_server / router flags → scenario deployment sections");
-      sg->add_option("--prefill", a->lines.prefill, "prefill launch_server arguments (one quoted string)")->required();
-      sg->add_option("--decode", a->lines.decode, "decode launch_server arguments (one quoted string)")->required();
+      CLI::App* sg = app.add_subcommand(
+          "sglang", "launch_server / router flags → scenario deployment sections");
+      sg->add_option("--prefill", a->lines.prefill,
+                     "prefill launch_server arguments (one quoted string)")
+          ->required();
+      sg->add_option("--decode", a->lines.decode,
+                     "decode launch_server arguments (one quoted string)")
+          ->required();
       sg->add_option("--router", a->lines.router, "sglang_router arguments (one quoted string)");
-      sg->add_option("--base", a->base, "scenario to merge the deployment into (writes a whole scenario)");
+      sg->add_option("--base", a->base,
+                     "scenario to merge the deployment into (writes a whole scenario)");
       sg->add_option("-o,--output", a->out, "file to write (default: stdout)");
-      CLI::App* topo = app.add_subcommand("topology", "describe-instance-topology JSON → cluster placement");
-      topo->add_option("file", a->topology, "aws ec2 describe-instance-topology output")->required();
+      CLI::App* topo =
+          app.add_subcommand("topology", "describe-instance-topology JSON → cluster placement");
+      topo->add_option("file", a->topology, "aws ec2 describe-instance-topology output")
+          ->required();
       topo->add_option("-o,--output", a->out, "file to write (default: stdout)");
       return [a, sg, topo]() -> int {
         if (sg->parsed()) {
           pdsim::Json imported = pdsim::import_sglang(a->lines);
           for (const auto& i : imported.at("ignored"))
-            std::cerr << "ignored (" << i.at("role").get<std::string>() << "): " << i.at("flag").get<std::string>()
-                      << (i.at("value").get<std::string>().empty() ? "" : " " + i.at("value").get<std::string>())
+            std::cerr << "ignored (" << i.at("role").get<std::string>()
+                      << "): " << i.at("flag").get<std::string>()
+                      << (i.at("value").get<std::string>().empty()
+                              ? ""
+                              : " " + i.at("value").get<std::string>())
                       << " — " << i.at("reason").get<std::string>() << "\n";
-          for (const auto& n : imported.at("notes")) std::cerr << "note: " << n.get<std::string>() << "\n";
+          for (const auto& n : imported.at("notes"))
+            std::cerr << "note: " << n.get<std::string>() << "\n";
           const pdsim::Json doc = a->base.empty() ? imported : merge_into_base(imported, a->base);
           emit(doc.dump(2) + "\n", a->out);
           return 0;
         }
         if (topo->parsed()) {
-          const pdsim::Json p = pdsim::placement_from_aws_topology(pdsim::read_file(a->topology), a->topology);
+          const pdsim::Json p =
+              pdsim::placement_from_aws_topology(pdsim::read_file(a->topology), a->topology);
           for (const auto& u : p.at("unplaced"))
             std::cerr << "unplaced: " << u.at("instance_id").get<std::string>() << " — "
                       << u.at("reason").get<std::string>() << "\n";

@@ -18,7 +18,9 @@ bool is_env_assignment(const std::string& w) {
   return true;
 }
 
-bool is_flag(const std::string& w) { return w.size() > 2 && w[0] == '-' && w[1] == '-'; }
+bool is_flag(const std::string& w) {
+  return w.size() > 2 && w[0] == '-' && w[1] == '-';
+}
 
 const ArgSpec* find_spec(const std::vector<ArgSpec>& specs, const std::string& flag) {
   for (const auto& s : specs) {
@@ -118,7 +120,9 @@ ParsedArgs parse_args(const std::vector<std::string>& words, const std::vector<A
     std::vector<std::string> vals;
     switch (spec->kind) {
       case ArgKind::kSwitch:
-        if (inline_value) throw InputError(what, flag, "no value (it is a switch), got \"" + w.substr(eq + 1) + "\"");
+        if (inline_value)
+          throw InputError(what, flag,
+                           "no value (it is a switch), got \"" + w.substr(eq + 1) + "\"");
         break;
       case ArgKind::kValue:
         if (inline_value) {

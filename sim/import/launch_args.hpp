@@ -14,7 +14,7 @@ namespace pdsim {
 enum class ArgKind { kSwitch, kValue, kList };
 
 struct ArgSpec {
-  std::string name;                  // canonical, e.g. "--tp-size"
+  std::string name;  // canonical, e.g. "--tp-size"
   ArgKind kind = ArgKind::kValue;
   std::vector<std::string> aliases;  // e.g. "--tp", "--tensor-parallel-size"
 };
@@ -25,11 +25,13 @@ struct UnknownArg {
 };
 
 struct ParsedArgs {
-  std::map<std::string, std::vector<std::string>> values;  // canonical name → value(s); switches: {}
-  std::map<std::string, int> occurrences;                  // canonical name → times given
-  std::map<std::string, std::string> env;                  // VAR=value tokens
+  std::map<std::string, std::vector<std::string>>
+      values;                              // canonical name → value(s); switches: {}
+  std::map<std::string, int> occurrences;  // canonical name → times given
+  std::map<std::string, std::string> env;  // VAR=value tokens
   std::vector<UnknownArg> unknown;
-  std::vector<std::string> program;  // leading launcher words ("python3", "-m", "sglang.launch_server")
+  std::vector<std::string>
+      program;  // leading launcher words ("python3", "-m", "sglang.launch_server")
   bool has(const std::string& name) const { return values.count(name) > 0; }
 };
 

@@ -14,8 +14,12 @@ namespace {
 ArgSpec v(std::string name, std::vector<std::string> aliases = {}) {
   return {std::move(name), ArgKind::kValue, std::move(aliases)};
 }
-ArgSpec sw(std::string name) { return {std::move(name), ArgKind::kSwitch, {}}; }
-ArgSpec list(std::string name) { return {std::move(name), ArgKind::kList, {}}; }
+ArgSpec sw(std::string name) {
+  return {std::move(name), ArgKind::kSwitch, {}};
+}
+ArgSpec list(std::string name) {
+  return {std::move(name), ArgKind::kList, {}};
+}
 
 std::vector<ArgSpec> with_no_effect(std::vector<ArgSpec> specs,
                                     const std::vector<std::pair<std::string, std::string>>& extra,
@@ -40,8 +44,10 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
       {"--served-model-name", "API name of the model"},
       {"--tokenizer-path", "tokenizer location"},
       {"--disaggregation-bootstrap-port", "KV bootstrap address"},
-      {"--disaggregation-ib-device", "NIC names (rails are scenario fields: prefill.kv_nics, decode.a2a_nics)"},
-      {"--disable-radix-cache", "the random dataset shares no prefixes, so the radix cache never hits"},
+      {"--disaggregation-ib-device",
+       "NIC names (rails are scenario fields: prefill.kv_nics, decode.a2a_nics)"},
+      {"--disable-radix-cache",
+       "the random dataset shares no prefixes, so the radix cache never hits"},
       {"--speculative-draft-model-path", "the draft is the model's own MTP layer in pdsim"},
       {"--log-level", "logging"},
       {"--decode-log-interval", "logging"},
@@ -51,39 +57,39 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
 }
 
 const std::vector<ArgSpec>& server_specs() {
-  static const std::vector<ArgSpec> specs = with_no_effect(
-      {v("--tp-size", {"--tp", "--tensor-parallel-size"}),
-       v("--dp-size", {"--dp", "--data-parallel-size"}),
-       v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
-       v("--ep-size", {"--ep", "--expert-parallel-size"}),
-       v("--nnodes"),
-       v("--model-path", {"--model"}),
-       v("--chunked-prefill-size"),
-       v("--attention-backend"),
-       sw("--enable-nsa-prefill-context-parallel"),
-       v("--nsa-prefill-cp-mode"),
-       v("--moe-a2a-backend"),
-       v("--deepep-mode"),
-       v("--ep-dispatch-algorithm"),
-       v("--eplb-algorithm"),
-       sw("--enable-eplb"),
-       v("--moe-dense-tp-size"),
-       v("--mem-fraction-static"),
-       v("--max-running-requests"),
-       v("--cuda-graph-max-bs"),
-       list("--cuda-graph-bs"),
-       sw("--disable-cuda-graph"),
-       v("--speculative-algorithm"),
-       v("--speculative-num-steps"),
-       v("--speculative-eagle-topk"),
-       v("--speculative-num-draft-tokens"),
-       v("--disaggregation-mode"),
-       v("--disaggregation-transfer-backend"),
-       sw("--enable-dp-attention"),
-       sw("--enable-dp-lm-head"),
-       v("--kv-cache-dtype"),
-       v("--page-size")},
-      server_no_effect(), {"--trust-remote-code", "--disable-radix-cache"});
+  static const std::vector<ArgSpec> specs =
+      with_no_effect({v("--tp-size", {"--tp", "--tensor-parallel-size"}),
+                      v("--dp-size", {"--dp", "--data-parallel-size"}),
+                      v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
+                      v("--ep-size", {"--ep", "--expert-parallel-size"}),
+                      v("--nnodes"),
+                      v("--model-path", {"--model"}),
+                      v("--chunked-prefill-size"),
+                      v("--attention-backend"),
+                      sw("--enable-nsa-prefill-context-parallel"),
+                      v("--nsa-prefill-cp-mode"),
+                      v("--moe-a2a-backend"),
+                      v("--deepep-mode"),
+                      v("--ep-dispatch-algorithm"),
+                      v("--eplb-algorithm"),
+                      sw("--enable-eplb"),
+                      v("--moe-dense-tp-size"),
+                      v("--mem-fraction-static"),
+                      v("--max-running-requests"),
+                      v("--cuda-graph-max-bs"),
+                      list("--cuda-graph-bs"),
+                      sw("--disable-cuda-graph"),
+                      v("--speculative-algorithm"),
+                      v("--speculative-num-steps"),
+                      v("--speculative-eagle-topk"),
+                      v("--speculative-num-draft-tokens"),
+                      v("--disaggregation-mode"),
+                      v("--disaggregation-transfer-backend"),
+                      sw("--enable-dp-attention"),
+                      sw("--enable-dp-lm-head"),
+                      v("--kv-cache-dtype"),
+                      v("--page-size")},
+                     server_no_effect(), {"--trust-remote-code", "--disable-radix-cache"});
   return specs;
 }
 
@@ -98,10 +104,10 @@ const std::vector<std::pair<std::string, std::string>>& router_no_effect() {
 }
 
 const std::vector<ArgSpec>& router_specs() {
-  static const std::vector<ArgSpec> specs = with_no_effect(
-      {list("--prefill"), list("--decode"), sw("--mini-lb"), v("--policy"), v("--prefill-policy"),
-       v("--decode-policy")},
-      router_no_effect(), {"--pd-disaggregation"});
+  static const std::vector<ArgSpec> specs =
+      with_no_effect({list("--prefill"), list("--decode"), sw("--mini-lb"), v("--policy"),
+                      v("--prefill-policy"), v("--decode-policy")},
+                     router_no_effect(), {"--pd-disaggregation"});
   return specs;
 }
 
@@ -159,7 +165,8 @@ std::vector<int> Flags::positive_ints(const std::string& flag) const {
 }
 
 std::optional<std::string> Flags::choice(const std::string& flag,
-                                         const std::vector<std::string>& allowed, bool lower) const {
+                                         const std::vector<std::string>& allowed,
+                                         bool lower) const {
   auto s = str(flag);
   if (!s) return std::nullopt;
   std::string key = *s;

@@ -32,7 +32,8 @@ class Flags {
   std::optional<double> fraction(const std::string& flag) const;  // in (0, 1]
   std::vector<int> positive_ints(const std::string& flag) const;  // list flag
   // The value if it is one of `allowed` (compared case-sensitively after `lower` if set).
-  std::optional<std::string> choice(const std::string& flag, const std::vector<std::string>& allowed,
+  std::optional<std::string> choice(const std::string& flag,
+                                    const std::vector<std::string>& allowed,
                                     bool lower = false) const;
   [[noreturn]] void fail(const std::string& flag, const std::string& expected) const;
 

@@ -30,11 +30,13 @@ Json placement_from_aws_topology(const std::string& text, const std::string& fil
     const std::string id = r.at("instance_id").get<std::string>();
     const std::string where = "Instances[" + std::to_string(i) + "]";
     if (seen.count(id))
-      throw InputError(file, where + ".InstanceId", "each instance once, \"" + id + "\" appears twice");
+      throw InputError(file, where + ".InstanceId",
+                       "each instance once, \"" + id + "\" appears twice");
     seen[id] = i;
     auto nn = r.at("network_nodes").get<std::vector<std::string>>();
     if (nn.empty()) {
-      unplaced.push_back({{"instance_id", id}, {"reason", "no network nodes (the instance is not running)"}});
+      unplaced.push_back(
+          {{"instance_id", id}, {"reason", "no network nodes (the instance is not running)"}});
       continue;
     }
     for (const auto& n : nn)
@@ -52,7 +54,8 @@ Json placement_from_aws_topology(const std::string& text, const std::string& fil
       if (l >= nodes[i].size()) continue;
       // AWS network node ids are unique across the hierarchy: the id is the place.
       const std::string& node = nodes[i][l];
-      auto it = std::find_if(by_node.begin(), by_node.end(), [&](const auto& p) { return p.first == node; });
+      auto it = std::find_if(by_node.begin(), by_node.end(),
+                             [&](const auto& p) { return p.first == node; });
       if (it == by_node.end()) {
         by_node.push_back({node, Json::array()});
         it = by_node.end() - 1;

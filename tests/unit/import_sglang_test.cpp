@@ -19,7 +19,8 @@ const char* kPrefill =
     "--enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode round-robin-split "
     "--moe-a2a-backend deepep --deepep-mode normal --ep-dispatch-algorithm dynamic "
     "--eplb-algorithm deepseek --moe-dense-tp-size 1 --mem-fraction-static 0.85 "
-    "--max-running-requests 128 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake";
+    "--max-running-requests 128 --disaggregation-mode prefill --disaggregation-transfer-backend "
+    "mooncake";
 const char* kDecode =
     "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=128 python3 -m sglang.launch_server "
     "--model-path zai-org/GLM-5.1-FP8 "
@@ -86,12 +87,14 @@ TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
 
 TEST(ImportSglang, EqualsFormQuotingAndEnv) {
   const std::string p =
-      "--tp-size=8 --pp-size='2' --nnodes=\"2\" --disaggregation-mode=prefill --chunked-prefill-size 8192 \\\n"
+      "--tp-size=8 --pp-size='2' --nnodes=\"2\" --disaggregation-mode=prefill "
+      "--chunked-prefill-size 8192 \\\n"
       " --enable-nsa-prefill-context-parallel --page-size=64";
   const std::string d =
       "--tp 16 --dp=16 --nnodes 2 --enable-dp-attention --moe-a2a-backend=deepep "
       "--disaggregation-mode decode --kv-cache-dtype fp8_e4m3 "
-      "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=256 FOO_BAR=1 --cuda-graph-bs 1 2 4 8 --frobnicate 3 --new-switch";
+      "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=256 FOO_BAR=1 --cuda-graph-bs 1 2 4 8 "
+      "--frobnicate 3 --new-switch";
   const Json out = import_sglang({p, d, ""});
   EXPECT_EQ(out["prefill"]["tp"], 8);
   EXPECT_EQ(out["prefill"]["pp"], 2);
@@ -116,7 +119,8 @@ TEST(ImportSglang, EqualsFormQuotingAndEnv) {
   // Absent flags that SGLang sizes at start-up are noted, with the default used.
   bool noted = false;
   for (const auto& n : out["notes"])
-    noted = noted || n.get<std::string>().find("--mem-fraction-static not given") != std::string::npos;
+    noted =
+        noted || n.get<std::string>().find("--mem-fraction-static not given") != std::string::npos;
   EXPECT_TRUE(noted);
 }
 
@@ -138,23 +142,32 @@ TEST(ImportSglang, BadValuesNameTheFlag) {
   };
   expect(error_of({pre + " --tp-size eight", dec, ""}), "--prefill", "--tp-size");
   expect(error_of({pre + " --tp-size 0", dec, ""}), "--prefill", "--tp-size");
-  expect(error_of({pre, dec + " --mem-fraction-static 1.5", ""}), "--decode", "--mem-fraction-static");
-  expect(error_of({pre, dec + " --deepep-mode normal --moe-a2a-backend deepep", ""}), "--decode", "--deepep-mode");
-  expect(error_of({pre, dec + " --speculative-algorithm NGRAM", ""}), "--decode", "--speculative-algorithm");
-  expect(error_of({pre, dec + " --speculative-algorithm EAGLE --speculative-eagle-topk 4", ""}), "--decode",
-         "--speculative-eagle-topk");
-  expect(error_of({pre + " --enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode in-seq-split", dec, ""}),
-         "--prefill", "--nsa-prefill-cp-mode");
-  expect(error_of({pre + " --enable-dp-attention=true", dec, ""}), "--prefill", "--enable-dp-attention");
+  expect(error_of({pre, dec + " --mem-fraction-static 1.5", ""}), "--decode",
+         "--mem-fraction-static");
+  expect(error_of({pre, dec + " --deepep-mode normal --moe-a2a-backend deepep", ""}), "--decode",
+         "--deepep-mode");
+  expect(error_of({pre, dec + " --speculative-algorithm NGRAM", ""}), "--decode",
+         "--speculative-algorithm");
+  expect(error_of({pre, dec + " --speculative-algorithm EAGLE --speculative-eagle-topk 4", ""}),
+         "--decode", "--speculative-eagle-topk");
+  expect(
+      error_of({pre + " --enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode in-seq-split",
+                dec, ""}),
+      "--prefill", "--nsa-prefill-cp-mode");
+  expect(error_of({pre + " --enable-dp-attention=true", dec, ""}), "--prefill",
+         "--enable-dp-attention");
   expect(error_of({pre + " --tp-size", dec, ""}), "--prefill", "--tp-size");
   expect(error_of({"--disaggregation-mode decode", dec, ""}), "--prefill", "--disaggregation-mode");
   expect(error_of({"--tp-size 8", dec, ""}), "--prefill", "--disaggregation-mode");
-  expect(error_of({pre + " --moe-a2a-backend mooncake", dec, ""}), "--prefill", "--moe-a2a-backend");
-  expect(error_of({pre, dec + " SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=lots", ""}), "--decode",
-         "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK");
-  expect(error_of({pre + " --disaggregation-transfer-backend nixl", dec + " --disaggregation-transfer-backend mooncake", ""}),
+  expect(error_of({pre + " --moe-a2a-backend mooncake", dec, ""}), "--prefill",
+         "--moe-a2a-backend");
+  expect(error_of({pre, dec + " SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=lots", ""}),
+         "--decode", "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK");
+  expect(error_of({pre + " --disaggregation-transfer-backend nixl",
+                   dec + " --disaggregation-transfer-backend mooncake", ""}),
          "--decode", "--disaggregation-transfer-backend");
-  expect(error_of({pre + " --model-path \"unterminated", dec, ""}), "--prefill", "closing double quote");
+  expect(error_of({pre + " --model-path \"unterminated", dec, ""}), "--prefill",
+         "closing double quote");
   expect(error_of({pre, dec, "--policy cache_aware"}), "--router", "--policy");
 }
 
@@ -163,9 +176,10 @@ TEST(ImportSglang, BadValuesNameTheFlag) {
 TEST(ImportSglang, RoundTripsTheSweepExport) {
   const std::vector<std::vector<std::string>> variants = {
       {},
-      {"decode.kv_cache_dtype=fp8", "prefill.instances=3", "prefill.nodes_per_instance=1", "prefill.pp=1",
-       "decode.speculative.algorithm=none", "decode.cuda_graph_bs=[1,2,4,8]", "prefill.chunked_prefill_size=32768",
-       "decode.ll_max_dispatch_tokens_per_rank=256", "prefill.kv_transfer_backend=nixl"}};
+      {"decode.kv_cache_dtype=fp8", "prefill.instances=3", "prefill.nodes_per_instance=1",
+       "prefill.pp=1", "decode.speculative.algorithm=none", "decode.cuda_graph_bs=[1,2,4,8]",
+       "prefill.chunked_prefill_size=32768", "decode.ll_max_dispatch_tokens_per_rank=256",
+       "prefill.kv_transfer_backend=nixl"}};
   for (const char* file : {"glm51-2p2d-efa.json", "glm51-2p2d-roce.json"}) {
     for (const auto& sets : variants) {
       const Scenario s = load_scenario(data_root() + "/scenarios/" + file, sets);

@@ -11,7 +11,9 @@
 namespace pdsim {
 namespace {
 
-std::string sample(const std::string& name) { return data_root() + "/tests/data/formats/" + name; }
+std::string sample(const std::string& name) {
+  return data_root() + "/tests/data/formats/" + name;
+}
 
 TEST(ImportTopology, SampleFile) {
   const std::string f = sample("aws_topology.json");
@@ -66,7 +68,8 @@ TEST(ImportTopology, Malformed) {
   m = msg(R"({"Instances":[{"InstanceId":"i-1","InstanceType":"p5en.48xlarge","NetworkNodes":["a"]},
                           {"InstanceId":"i-1","InstanceType":"p5en.48xlarge","NetworkNodes":["a"]}]})");
   EXPECT_NE(m.find("Instances[1].InstanceId"), std::string::npos) << m;
-  m = msg(R"({"Instances":[{"InstanceId":"i-1","InstanceType":"p5en.48xlarge","NetworkNodes":[""]}]})");
+  m = msg(
+      R"({"Instances":[{"InstanceId":"i-1","InstanceType":"p5en.48xlarge","NetworkNodes":[""]}]})");
   EXPECT_NE(m.find("Instances[0].NetworkNodes"), std::string::npos) << m;
   m = msg(R"({"Instances":{}})");
   EXPECT_NE(m.find("Instances"), std::string::npos) << m;

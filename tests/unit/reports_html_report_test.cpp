@@ -18,7 +18,9 @@ namespace {
 
 using testing_fixture::hand_results;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // Fixture ITL samples (ms): r0 gaps 125, 250, 375; r2 gaps 500, 250; r3 never completed.
 TEST(ReportsHtmlSeries, PooledItlAndCdf) {
@@ -60,15 +62,25 @@ TEST(ReportsHtmlSeries, KvSpansAndConcurrency) {
   EXPECT_EQ(max_concurrent({}), 0);
 }
 
-Json point(int i, const std::string& status, double tpot, double out_tps, double rate, const std::string& cfg) {
-  Json p = {{"sweep", "hand"}, {"point", i}, {"id", "p" + std::to_string(i)}, {"status", status},
-            {"reason", status == "ok" ? "" : "does not fit"}, {"gpus", 32},
+Json point(int i, const std::string& status, double tpot, double out_tps, double rate,
+           const std::string& cfg) {
+  Json p = {{"sweep", "hand"},
+            {"point", i},
+            {"id", "p" + std::to_string(i)},
+            {"status", status},
+            {"reason", status == "ok" ? "" : "does not fit"},
+            {"gpus", 32},
             {"overrides", {{"workload.request_rate", rate}, {"decode.nodes_per_instance", cfg}}}};
   if (status == "ok")
-    p["summary"] = {{"mean_ttft_ms", 1000 + rate * 100}, {"p99_ttft_ms", 2000 + rate * 100},
-                    {"mean_tpot_ms", tpot}, {"p99_tpot_ms", tpot * 2}, {"p99_itl_ms", tpot * 3},
-                    {"request_throughput", rate}, {"output_throughput", out_tps},
-                    {"pdsim", {{"forward_breakdown_us", {{"attention", 100.0}, {"dispatch", tpot}}}}}};
+    p["summary"] = {
+        {"mean_ttft_ms", 1000 + rate * 100},
+        {"p99_ttft_ms", 2000 + rate * 100},
+        {"mean_tpot_ms", tpot},
+        {"p99_tpot_ms", tpot * 2},
+        {"p99_itl_ms", tpot * 3},
+        {"request_throughput", rate},
+        {"output_throughput", out_tps},
+        {"pdsim", {{"forward_breakdown_us", {{"attention", 100.0}, {"dispatch", tpot}}}}}};
   else
     p["summary"] = nullptr;
   p["slo"] = {{"meets", status == "ok" && tpot < 30}};
@@ -79,8 +91,8 @@ Json point(int i, const std::string& status, double tpot, double out_tps, double
 //   p0 (20 ms, 50) p1 (25, 75) p2 (30, 60: dominated by p1) p3 (20, 40: dominated by p0)
 //   p4 infeasible, p5 (40, 100), p6 error → frontier p0, p1, p5.
 std::vector<Json> hand_sweep() {
-  return {point(0, "ok", 20, 1600, 0.5, "2"), point(1, "ok", 25, 2400, 1.0, "2"),
-          point(2, "ok", 30, 1920, 0.5, "4"), point(3, "ok", 20, 1280, 1.0, "4"),
+  return {point(0, "ok", 20, 1600, 0.5, "2"),     point(1, "ok", 25, 2400, 1.0, "2"),
+          point(2, "ok", 30, 1920, 0.5, "4"),     point(3, "ok", 20, 1280, 1.0, "4"),
           point(4, "infeasible", 0, 0, 2.0, "1"), point(5, "ok", 40, 3200, 2.0, "2"),
           point(6, "error", 0, 0, 2.0, "4")};
 }
@@ -98,7 +110,8 @@ TEST(ReportsHtmlSweep, ParetoFrontierAndRateSeries) {
   ASSERT_EQ(ds.size(), 4u);  // two configs × (mean, p99)
   EXPECT_EQ(ds[0]["label"], "nodes_per_instance=2 (mean)");
   EXPECT_EQ(ds[1]["pdsimNoLegend"], true);
-  EXPECT_EQ(ds[0]["data"], Json::parse(R"([{"x":0.5,"y":1050.0},{"x":1.0,"y":1100.0},{"x":2.0,"y":1200.0}])"));
+  EXPECT_EQ(ds[0]["data"],
+            Json::parse(R"([{"x":0.5,"y":1050.0},{"x":1.0,"y":1100.0},{"x":2.0,"y":1200.0}])"));
   EXPECT_EQ(ds[1]["data"][0]["y"], 2050.0);
   EXPECT_EQ(ds[3]["data"], Json::parse(R"([{"x":0.5,"y":2050.0},{"x":1.0,"y":2100.0}])"));
   const Json pc = pareto_chart(pts, pareto_frontier(pts));
@@ -113,7 +126,8 @@ TEST(ReportsHtmlSweep, MarkdownCsvAndErrors) {
   EXPECT_EQ(d.subtitle, "7 points, 5 ok, 2 infeasible or failed; 3 on the Pareto frontier.");
   const std::string md = render_markdown(d);
   EXPECT_TRUE(contains(md, "| p1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 |\n")) << md;
-  EXPECT_TRUE(contains(md, "| p4 | infeasible | decode.nodes_per_instance=1 | 2.000 | 32 | n/a |")) << md;
+  EXPECT_TRUE(contains(md, "| p4 | infeasible | decode.nodes_per_instance=1 | 2.000 | 32 | n/a |"))
+      << md;
   const std::string csv = render_csv(d);
   EXPECT_TRUE(contains(csv, "table,row,column,value\npareto_frontier,0,id,p0\n")) << csv;
   EXPECT_TRUE(contains(csv, "sweep_points,1,output tok/s per GPU,75.0\n")) << csv;
@@ -131,7 +145,8 @@ TEST(ReportsHtmlSweep, MarkdownCsvAndErrors) {
     }
     return "";
   };
-  EXPECT_TRUE(contains(err({Json{{"status", "done"}}}), "s.jsonl line 1")) << err({Json{{"status", "done"}}});
+  EXPECT_TRUE(contains(err({Json{{"status", "done"}}}), "s.jsonl line 1"))
+      << err({Json{{"status", "done"}}});
   auto bad = hand_sweep();
   bad[2]["overrides"] = 3;
   EXPECT_TRUE(contains(err(bad), "s.jsonl line 3: field 'overrides'")) << err(bad);
@@ -146,20 +161,27 @@ TEST(ReportsHtmlRun, TablesOfOneRun) {
   const std::string md = render_markdown(d);
   // np.percentile (linear) of 125 250 250 375 500: p90 = 375 + 0.6·125 = 450, p99 = 495,
   // p99.9 = 499.5, max 500.
-  EXPECT_TRUE(contains(md, "| hand | 5 | 250.000 | 450.000 | 495.000 | 499.500 | 500.000 |\n")) << md;
+  EXPECT_TRUE(contains(md, "| hand | 5 | 250.000 | 450.000 | 495.000 | 499.500 | 500.000 |\n"))
+      << md;
   // Breakdown: fixture terms, largest first, and their total 1600 µs.
-  EXPECT_TRUE(contains(md, "| moe_compute | 500.00 |\n| dispatch | 400.00 |\n| combine | 350.00 |\n"
-                           "| attention | 300.00 |\n| other | 50.00 |\n| total | 1600.00 |\n")) << md;
+  EXPECT_TRUE(contains(md,
+                       "| moe_compute | 500.00 |\n| dispatch | 400.00 |\n| combine | 350.00 |\n"
+                       "| attention | 300.00 |\n| other | 50.00 |\n| total | 1600.00 |\n"))
+      << md;
   // One KV transfer of 125 ms.
   EXPECT_TRUE(contains(md, "| hand | 1 | 125.000 | 125.000 | 125.000 | 125.000 | 1 |\n")) << md;
   const std::string csv = render_csv(d);
   EXPECT_TRUE(contains(csv, "itl_percentiles,0,samples,5\nitl_percentiles,0,p50,250.0\n")) << csv;
-  EXPECT_TRUE(contains(csv, "forward_breakdown,5,term,total\nforward_breakdown,5,hand,1600.0\n")) << csv;
+  EXPECT_TRUE(contains(csv, "forward_breakdown,5,term,total\nforward_breakdown,5,hand,1600.0\n"))
+      << csv;
   // Charts: CDF points, stacked bar values in term order, the KV segment.
   ASSERT_EQ(d.charts.size(), 5u);
-  EXPECT_EQ(d.charts[4].config["data"]["datasets"][0]["data"], Json::parse(R"([{"x":1.25,"y":125.0}])"));
-  EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["data"],
-            Json::parse(R"([{"x":125.0,"y":0.2},{"x":250.0,"y":0.6},{"x":375.0,"y":0.8},{"x":500.0,"y":1.0}])"));
+  EXPECT_EQ(d.charts[4].config["data"]["datasets"][0]["data"],
+            Json::parse(R"([{"x":1.25,"y":125.0}])"));
+  EXPECT_EQ(
+      d.charts[0].config["data"]["datasets"][0]["data"],
+      Json::parse(
+          R"([{"x":125.0,"y":0.2},{"x":250.0,"y":0.6},{"x":375.0,"y":0.8},{"x":500.0,"y":1.0}])"));
   EXPECT_EQ(d.charts[1].config["data"]["datasets"][0]["data"].size(), 3u);  // 1 − F > 0 only
   EXPECT_EQ(d.charts[2].config["data"]["datasets"][0]["label"], "moe_compute");
   EXPECT_EQ(d.charts[2].config["data"]["datasets"][0]["data"], Json::array({500.0}));
@@ -171,7 +193,8 @@ TEST(ReportsHtmlRun, CompareDeltas) {
   SimResults a = hand_results(), b = hand_results();
   b.scenario_name = "roce";
   b.extras["forward_breakdown_us"]["dispatch"] = 100.0;  // 300 µs less per forward
-  const ReportDoc d = run_report_doc({{"efa", &a, bench_summary(a)}, {"roce", &b, bench_summary(b)}});
+  const ReportDoc d =
+      run_report_doc({{"efa", &a, bench_summary(a)}, {"roce", &b, bench_summary(b)}});
   EXPECT_EQ(d.title, "pdsim compare: efa vs roce");
   const std::string md = render_markdown(d);
   EXPECT_TRUE(contains(md, "| metric | efa | roce | delta (B - A) |")) << md;
@@ -187,20 +210,29 @@ TEST(ReportsHtmlRun, CompareDeltas) {
 TEST(ReportsHtmlPage, SelfContainedAndScriptSafe) {
   ReportDoc d;
   d.title = "t <b>";
-  d.charts.push_back({"c1", "chart", "", Json{{"type", "line"}, {"data", {{"datasets", {{{"label", "</script><i>"}}}}}}}});
-  d.tables.push_back({"t1", "Table", {"a", "b"}, {-1, 2}, {{Json("x|y"), Json(1.0 / 3)}, {Json(nullptr), Json(2)}}});
+  d.charts.push_back(
+      {"c1", "chart", "",
+       Json{{"type", "line"}, {"data", {{"datasets", {{{"label", "</script><i>"}}}}}}}});
+  d.tables.push_back({"t1",
+                      "Table",
+                      {"a", "b"},
+                      {-1, 2},
+                      {{Json("x|y"), Json(1.0 / 3)}, {Json(nullptr), Json(2)}}});
   const std::string page = render_html(d, "/* lib */ window.Chart = function(){};");
   EXPECT_TRUE(contains(page, "<title>t &lt;b&gt;</title>"));
   EXPECT_TRUE(contains(page, "<canvas id=\"c1\"></canvas>"));
   EXPECT_TRUE(contains(page, "/* lib */ window.Chart"));
   EXPECT_TRUE(contains(page, "<\\/script><i>"));  // the label cannot close the data block
   size_t closes = 0;
-  for (size_t p = page.find("</script>"); p != std::string::npos; p = page.find("</script>", p + 1)) ++closes;
+  for (size_t p = page.find("</script>"); p != std::string::npos; p = page.find("</script>", p + 1))
+    ++closes;
   EXPECT_EQ(closes, 3u);  // library, data, page script
   EXPECT_FALSE(contains(page, "src=\"http"));
   EXPECT_TRUE(contains(page, "<td>x|y</td><td class=\"n\">0.33</td>"));
-  EXPECT_EQ(render_markdown(d), "# t <b>\n\n## Table\n\n| a | b |\n|---|---:|\n| x\\|y | 0.33 |\n| n/a | 2 |\n\n");
-  EXPECT_EQ(render_csv(d), "table,row,column,value\nt1,0,a,x|y\nt1,0,b,0.3333333333333333\nt1,1,a,\nt1,1,b,2\n");
+  EXPECT_EQ(render_markdown(d),
+            "# t <b>\n\n## Table\n\n| a | b |\n|---|---:|\n| x\\|y | 0.33 |\n| n/a | 2 |\n\n");
+  EXPECT_EQ(render_csv(d),
+            "table,row,column,value\nt1,0,a,x|y\nt1,0,b,0.3333333333333333\nt1,1,a,\nt1,1,b,2\n");
 }
 
 TEST(ReportsHtmlPage, WritesByExtension) {
