@@ -22,5 +22,8 @@ int prefill_node_index(const Deployment& d, int instance, int node);
 int decode_node_index(const Deployment& d, int instance, int node);
 // The experiment document without workloads (schema, seed, topology, switch, transport).
 Json cluster_experiment(const Deployment& d, uint64_t seed);
+// Builds the fabric once, so that a bad topology file fails before anything is simulated
+// (InputError naming the scenario field or the topology file's field).
+void check_cluster_fabric(const Deployment& d);
 
 }  // namespace pdsim

@@ -5,6 +5,7 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/cluster_fabric.hpp"
 #include "sim/fabric/intranode_terms.hpp"
 
 namespace pdsim {
@@ -149,6 +150,7 @@ Deployment build_deployment(const Scenario& s) {
       {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
       {"fabric_profile", document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
       {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
+  if (s.fabric.fidelity == "packet") check_cluster_fabric(d);
   return d;
 }
 

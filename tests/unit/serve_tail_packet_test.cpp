@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/error.hpp"
 #include "sim/serve/cluster_fabric.hpp"
 #include "sim/serve/packet_phase_oracle.hpp"
 #include "sim/serve/run_scenario.hpp"
@@ -117,6 +118,19 @@ TEST(ServeTailPacket, MemoErrorAgainstDirectSimulationIsBounded) {
           << fab << " " << PacketPhaseOracle::key(o.quantise(q));
     }
   }
+}
+
+TEST(ServeTailPacket, BadTopologyFileFailsBeforeSimulation) {
+  EXPECT_THROW(reference("efa", {"cluster.topology_file=no-such-file.json"}), InputError);
+  // The test fixture lists two instances with NetworkNodes; the deployment needs four nodes.
+  try {
+    reference("efa", {"cluster.topology_file=" + data_root() + "/tests/data/formats/aws_topology.json"});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cluster.topology_file"), std::string::npos) << e.what();
+  }
+  // The placement what-ifs' files build.
+  EXPECT_NO_THROW(reference("efa", {"cluster.topology_file=" + data_root() + "/scenarios/topology/2p2d-spread-l2.json"}));
 }
 
 }  // namespace
