@@ -206,6 +206,8 @@ void SrdConnection::handle_event(int, Packet*) {
     resend_.push_back(d.psn);
     lost = true;
   }
+  // A pinned route (one path slot) cannot move away from the loss, so the window must shrink.
+  if (lost && path_salt_.size() < 2) decrease(1 - env_.params->srd_max_mdf, now);
   if (!deadlines_.empty()) {
     timer_pending_ = true;
     timer_at_ = deadlines_.front().sent + rto;
