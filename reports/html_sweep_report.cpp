@@ -1,6 +1,7 @@
 // sweep_report_doc: a sweep's points, TTFT and TPOT against request rate, the Pareto frontier
 // of output throughput per GPU against mean TPOT, and the breakdown of the frontier points.
 #include <algorithm>
+#include <climits>
 #include <set>
 
 #include "reports/breakdown.hpp"
@@ -66,7 +67,12 @@ ReportTable frontier_table(const std::vector<SweepResultPoint>& pts,
 }  // namespace
 
 ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file) {
-  const auto pts = parse_sweep_points(lines, file);
+  auto pts = parse_sweep_points(lines, file);
+  // Results files are in completion order: show points in sweep order (unnumbered ones last).
+  std::stable_sort(pts.begin(), pts.end(),
+                   [](const SweepResultPoint& a, const SweepResultPoint& b) {
+                     return (a.point < 0 ? INT_MAX : a.point) < (b.point < 0 ? INT_MAX : b.point);
+                   });
   const auto frontier = pareto_frontier(pts);
   ReportDoc d;
   std::string name = "sweep";
