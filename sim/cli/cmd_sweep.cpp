@@ -1,10 +1,12 @@
 // pdsim sweep SWEEP.json [--results FILE] [--jobs N] [--shard i/N] [--analyze-only]
+//                        [--report FILE.html|.md|.csv]...
 // pdsim sweep merge A.jsonl B.jsonl... -o ALL.jsonl
 #include <unistd.h>
 
 #include <iostream>
 #include <memory>
 
+#include "reports/html_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -17,7 +19,7 @@ struct SweepOptions {
   std::string sweep, results, analysis, shard = "0/1";
   int jobs = 0;
   bool analyze_only = false, no_progress = false;
-  std::vector<std::string> merge_inputs;
+  std::vector<std::string> merge_inputs, reports;
   std::string merge_out;
 };
 
@@ -48,6 +50,7 @@ int run_sweep_cmd(const SweepOptions& o) {
   if (o.sweep.empty())
     throw pdsim::InputError("sweep", "", "expected a sweep file (or: sweep merge)");
   const pdsim::SweepSpec spec = pdsim::load_sweep(o.sweep);
+  for (const auto& f : o.reports) pdsim::check_report_path(f);
   pdsim::SweepRunOptions opt;
   opt.shard = pdsim::parse_shard(o.shard);
   opt.results_path = o.results.empty() ? default_results(spec, opt.shard) : o.results;
@@ -66,10 +69,15 @@ int run_sweep_cmd(const SweepOptions& o) {
       return 0;
     }
   }
-  const pdsim::Json a = pdsim::analyze_sweep(spec, pdsim::read_results(opt.results_path));
+  const std::vector<pdsim::Json> lines = pdsim::read_results(opt.results_path);
+  const pdsim::Json a = pdsim::analyze_sweep(spec, lines);
   const std::string out = o.analysis.empty() ? analysis_path(opt.results_path) : o.analysis;
   pdsim::write_file_atomic(out, a.dump(2) + "\n");
   std::cout << pdsim::analysis_text(a) << "Analysis written to " << out << "\n";
+  for (const auto& f : o.reports) {
+    pdsim::write_report_doc(pdsim::sweep_report_doc(lines, opt.results_path), f);
+    std::cout << "Report written to " << f << "\n";
+  }
   return 0;
 }
 }  // namespace
@@ -91,6 +99,9 @@ PDSIM_CLI_COMMAND(
                    "analyse an existing results file, run nothing");
       app.add_option("--analysis", o->analysis,
                      "analysis JSON (default <results stem>.analysis.json)");
+      app.add_option("--report", o->reports,
+                     "also write a report of the results: FILE.html (charts), .md or .csv "
+                     "(repeatable; after the analysis, so not with --shard i/N, N > 1)");
       app.add_flag("--no-progress", o->no_progress, "no progress bar even on a terminal");
       CLI::App* merge = app.add_subcommand("merge", "merge shard results files into one");
       merge->add_option("inputs", o->merge_inputs, "results files")->required();

@@ -2,7 +2,8 @@
 # End-to-end checks of `pdsim sweep`: a sweep killed with SIGKILL midway resumes without losing or
 # repeating a point; --jobs 1 and --jobs 2 give the same results; shards merge into the full
 # sweep; infeasible points are filtered with reasons; malformed sweep files exit 2 naming the
-# field; the SLO search ends with the cheapest configuration as SGLang flags.
+# field; --report writes the sweep page; the SLO search ends with the cheapest configuration as
+# SGLang flags.
 # Usage: tests/cli/sweep_test.sh PDSIM SOURCE_DIR
 set -u
 PDSIM=$1; SRC=$2
@@ -59,6 +60,10 @@ expect merge 0 "merged 12 points" -- "$PDSIM" sweep merge "$T/s0.jsonl" "$T/s1.j
 if cmp -s "$T/m.jsonl" "$T/j2.sorted"; then ok; else bad "merged shards differ from the full sweep"; fi
 expect merge-partial 0 "6 points missing" -- "$PDSIM" sweep merge "$T/s0.jsonl" -o "$T/p.jsonl"
 expect analyze 0 "12 ok, 0 infeasible" -- "$PDSIM" sweep "$T/s.json" --results "$T/m.jsonl" --analyze-only
+# --report after the analysis: the HTML page carries the rate and Pareto charts.
+expect report 0 "Report written to $T/m.html" -- "$PDSIM" sweep "$T/s.json" --results "$T/m.jsonl" --analyze-only --report "$T/m.html" --report "$T/m.md"
+if grep -q 'id="ttft-rate"' "$T/m.html" && grep -q 'id="pareto"' "$T/m.html"; then ok; else bad "sweep --report html: charts missing"; fi
+expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" sweep "$T/s.json" --results "$T/m.jsonl" --analyze-only --report "$T/m.pdf"
 
 # A results file of another sweep is refused.
 sed 's/"workload.num_prompts": 6/"workload.num_prompts": 5/' "$T/s.json" > "$T/s2.json"
