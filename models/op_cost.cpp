@@ -1,12 +1,33 @@
 #include "models/op_cost.hpp"
 
+#include <algorithm>
+
 namespace pdsim {
 
+namespace {
+// Room for `more` ops, growing geometrically (an exact reserve per append would reallocate on
+// every append of a few ops).
+void make_room(std::vector<OpCost>& ops, size_t more) {
+  const size_t need = ops.size() + more;
+  if (need > ops.capacity()) ops.reserve(std::max(need, 2 * ops.capacity()));
+}
+}  // namespace
+
 void StepCost::append(const StepCost& other, double times) {
+  make_room(ops, other.ops.size());
   for (OpCost op : other.ops) {
     op.count *= times;
     ops.push_back(std::move(op));
   }
+}
+
+void StepCost::append(StepCost&& other, double times) {
+  make_room(ops, other.ops.size());
+  for (OpCost& op : other.ops) {
+    op.count *= times;
+    ops.push_back(std::move(op));
+  }
+  other.ops.clear();
 }
 
 double StepCost::total_us() const {

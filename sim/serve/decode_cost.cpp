@@ -89,11 +89,11 @@ void DecodeCostModel::refresh(size_t rank, const RankState& s) {
 }
 
 DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
-  std::string key(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
-  auto it = memo_.find(key);
+  key_.assign(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
+  auto it = memo_.find(key_);
   if (it != memo_.end()) return it->second;
   uint64_t h = 1469598103934665603ULL;  // FNV-1a of the key: the sample stream depends on it only
-  for (unsigned char ch : key) h = (h ^ ch) * 1099511628211ULL;
+  for (unsigned char ch : key_) h = (h ^ ch) * 1099511628211ULL;
   Rng rng = Rng(seed_).fork(h);
   MoeLayer m;
   const int samples = d_.scenario.fabric.routing_samples;
@@ -117,7 +117,7 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
     for (const auto& [k, v] : disp.terms_us) m.dispatch_terms[k] += v / samples;
     for (const auto& [k, v] : comb.terms_us) m.combine_terms[k] += v / samples;
   }
-  return memo_.emplace(std::move(key), std::move(m)).first->second;
+  return memo_.emplace(key_, std::move(m)).first->second;
 }
 
 ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks, MechanismTerms* mech) {

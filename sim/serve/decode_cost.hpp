@@ -72,6 +72,7 @@ class DecodeCostModel {
   double launch_graph_us_ = 0, launch_eager_us_ = 0;  // per target forward, computed once
   std::vector<RankCache> cache_;
   std::unordered_map<std::string, MoeLayer> memo_;
+  std::string key_;  // moe_layer's lookup key, reused so a memo hit allocates nothing
   long phases_ = 0;
   std::set<std::string> out_of_range_ops_;
   std::unique_ptr<ExpertSkew> skew_;  // tail.expert_skew, when enabled

@@ -2,6 +2,7 @@
 // What each tail mechanism added to one decode iteration (µs), recorded for attribution
 // (tail_log.hpp). Each value is the iteration's time minus what it would have been with that
 // mechanism alone switched off, as the cost model computes it; none is a noise term.
+#include <array>
 #include <map>
 #include <string>
 
@@ -17,10 +18,20 @@ struct MechanismTerms {
   int admitted = 0;       // requests that joined at this iteration's start
   int loaded_phases = 0;  // a2a phase pairs that saw a background flow
 
+  // The mechanisms in name order, and their values in that order (for loops over every
+  // iteration, which must not build a map each time).
+  static constexpr std::array<const char*, 6> names = {"batch_jump",        "cuda_graph_miss",
+                                                       "dp_imbalance",      "expert_imbalance",
+                                                       "fabric_background", "scheduler_hiccup"};
+  std::array<double, 6> values() const {
+    return {batch_jump_us,       cuda_graph_miss_us,   dp_imbalance_us,
+            expert_imbalance_us, fabric_background_us, scheduler_hiccup_us};
+  }
   std::map<std::string, double> named() const {
-    return {{"dp_imbalance", dp_imbalance_us},       {"expert_imbalance", expert_imbalance_us},
-            {"cuda_graph_miss", cuda_graph_miss_us}, {"fabric_background", fabric_background_us},
-            {"batch_jump", batch_jump_us},           {"scheduler_hiccup", scheduler_hiccup_us}};
+    std::map<std::string, double> m;
+    const auto v = values();
+    for (size_t k = 0; k < names.size(); ++k) m[names[k]] = v[k];
+    return m;
   }
 };
 

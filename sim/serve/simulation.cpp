@@ -118,7 +118,7 @@ class ServingSim {
   std::map<long, Flow> flows_;
   long next_flow_ = 0;
   DecodeTail tail_;
-  std::vector<IterationRecord> iter_log_;
+  std::deque<IterationRecord> iter_log_;
   std::vector<double> accept_carry_;  // per request (tail.acceptance_variance off)
 };
 

@@ -19,9 +19,8 @@ Json record_json(const IterationRecord& r) {
               {"terms_us", terms},           {"mechanisms_us", mech}};
 }
 
-}  // namespace
-
-Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
+template <class Log>
+Json summary_of(const Log& log, int worst_listed) {
   std::vector<size_t> order;
   double samples = 0;
   for (size_t i = 0; i < log.size(); ++i)
@@ -74,9 +73,12 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
   for (auto& [k, v] : mech) top["mechanisms_us"][k] = v / got;
   for (auto& [k, v] : fired) top["fired_fraction"][k] = v / got;
   // Over every sample: how often each mechanism fired, its mean when it did, and its largest.
-  std::map<std::string, std::array<double, 3>> all;  // weight fired, Σ w·v when fired, max
-  for (size_t i : order)
-    for (const auto& [k, v] : log[i].mech.named()) {
+  // Per mechanism (MechanismTerms::names order): weight fired, Σ w·v when fired, max.
+  std::array<std::array<double, 3>, MechanismTerms::names.size()> all{};
+  for (size_t i : order) {
+    const auto vals = log[i].mech.values();
+    for (size_t k = 0; k < vals.size(); ++k) {
+      const double v = vals[k];
       auto& a = all[k];
       if (v > 0) {
         a[0] += log[i].requests;
@@ -84,10 +86,14 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
       }
       a[2] = std::max(a[2], v);
     }
-  for (const auto& [k, a] : all)
-    out["all"][k] = Json{{"fired_fraction", a[0] / samples},
-                         {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
-                         {"max_us", a[2]}};
+  }
+  for (size_t k = 0; k < all.size(); ++k) {
+    const auto& a = all[k];
+    out["all"][MechanismTerms::names[k]] =
+        Json{{"fired_fraction", a[0] / samples},
+             {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
+             {"max_us", a[2]}};
+  }
   out["median"] = record_json(log[median]);
   out["top1pct"] = top;
   out["max"] = record_json(log[order.front()]);
@@ -96,6 +102,16 @@ Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
     worst.push_back(record_json(log[order[j]]));
   out["worst_iterations"] = worst;
   return out;
+}
+
+}  // namespace
+
+Json tail_summary(const std::deque<IterationRecord>& log, int worst_listed) {
+  return summary_of(log, worst_listed);
+}
+
+Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed) {
+  return summary_of(log, worst_listed);
 }
 
 }  // namespace pdsim

@@ -6,6 +6,7 @@
 // instance-iteration, the forward terms and what each mechanism added (mechanism_terms.hpp),
 // and reports: the weighted-median sample, the worst 1% of samples (mean terms and mechanisms,
 // and how often each mechanism fired there), the maximum, and the worst iterations.
+#include <deque>
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
@@ -22,7 +23,9 @@ struct IterationRecord {
   MechanismTerms mech;
 };
 
-// Extras block "tail" (see reports/tail_attribution.hpp for the tables made from it).
+// Extras block "tail" (see reports/tail_attribution.hpp for the tables made from it). The
+// simulation logs into a deque: ~10^5 records of ~150 bytes grow without reallocation copies.
+Json tail_summary(const std::deque<IterationRecord>& log, int worst_listed = 20);
 Json tail_summary(const std::vector<IterationRecord>& log, int worst_listed = 20);
 
 }  // namespace pdsim
