@@ -8,6 +8,8 @@
 //   branches: wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) ×
 //   wire_time_factor
 //             nvlink_us = NVLink bytes / nvlink_GBps (send or receive side)
+#include <utility>
+
 #include "sim/fabric/linear_a2a_backend.hpp"
 
 namespace pdsim {
@@ -31,14 +33,20 @@ class BatchedProxyBackend : public LinearA2ABackend {
     LinearTerm counts = term("count_exchange_us");
     if (ph == A2APhase::dispatch && (l.remote_send_peers > 0 || l.remote_recv_peers > 0))
       counts.coef[kCountExchange] = 1;
-    t.fixed = {lat, counts};
+    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
+    t.fixed.reserve(2);
+    t.fixed.push_back(std::move(lat));
+    t.fixed.push_back(std::move(counts));
     const double rate = rdma_bytes_per_us(c);
     LinearTerm wire_send = term("wire_us"), wire_recv = term("wire_us");
     wire_send.coef[kWire] = l.remote_send_bytes / rate;
     wire_recv.coef[kWire] = l.remote_recv_bytes / rate;
     const double nvl = nvlink_bytes_per_us();
-    t.branches = {wire_send, wire_recv, term("nvlink_us", l.nvlink_send_bytes / nvl),
-                  term("nvlink_us", l.nvlink_recv_bytes / nvl)};
+    t.branches.reserve(4);
+    t.branches.push_back(std::move(wire_send));
+    t.branches.push_back(std::move(wire_recv));
+    t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
+    t.branches.push_back(term("nvlink_us", l.nvlink_recv_bytes / nvl));
     return t;
   }
 };

@@ -7,6 +7,8 @@
 //   branches: proxy_us  = remote messages / proxy_threads × (post_us_per_msg + fifo_us_per_msg)
 //             wire_us   = remote bytes sent (or received) / (NIC rate × framing eff.) ×
 //             wire_time_factor nvlink_us = NVLink bytes / nvlink_GBps (send or receive side)
+#include <utility>
+
 #include "sim/fabric/linear_a2a_backend.hpp"
 
 namespace pdsim {
@@ -31,7 +33,10 @@ class CpuProxyBackend : public LinearA2ABackend {
     RankTerms t;
     LinearTerm lat = term("latency_us");
     lat.coef[kLatency] = 1;
-    t.fixed = {lat, term("fifo_latency_us", fifo_latency_us_)};
+    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
+    t.fixed.reserve(2);
+    t.fixed.push_back(std::move(lat));
+    t.fixed.push_back(term("fifo_latency_us", fifo_latency_us_));
     LinearTerm proxy = term("proxy_us", l.remote_send_msgs * fifo_us_per_msg_ / threads_);
     proxy.coef[kPost] = l.remote_send_msgs / threads_;
     const double rate = rdma_bytes_per_us(c);
@@ -39,8 +44,12 @@ class CpuProxyBackend : public LinearA2ABackend {
     wire_send.coef[kWire] = l.remote_send_bytes / rate;
     wire_recv.coef[kWire] = l.remote_recv_bytes / rate;
     const double nvl = nvlink_bytes_per_us();
-    t.branches = {proxy, wire_send, wire_recv, term("nvlink_us", l.nvlink_send_bytes / nvl),
-                  term("nvlink_us", l.nvlink_recv_bytes / nvl)};
+    t.branches.reserve(5);
+    t.branches.push_back(std::move(proxy));
+    t.branches.push_back(std::move(wire_send));
+    t.branches.push_back(std::move(wire_recv));
+    t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
+    t.branches.push_back(term("nvlink_us", l.nvlink_recv_bytes / nvl));
     return t;
   }
 

@@ -8,6 +8,8 @@
 //             wire_time_factor nvlink_us = NVLink copies sent × nvlink_us_per_msg + NVLink bytes /
 //             nvlink_GBps
 //                         (receive side: bytes only — the sender's stores land in its buffer)
+#include <utility>
+
 #include "sim/fabric/linear_a2a_backend.hpp"
 
 namespace pdsim {
@@ -30,7 +32,7 @@ class IbgdaBackend : public LinearA2ABackend {
     RankTerms t;
     LinearTerm lat = term("latency_us");
     lat.coef[ph == A2APhase::dispatch ? kDispatchLat : kCombineLat] = 1;
-    t.fixed.push_back(lat);
+    t.fixed.push_back(std::move(lat));
     LinearTerm issue = term("issue_us");
     issue.coef[kIssue] = l.remote_send_msgs;
     const double rate = rdma_bytes_per_us(c);
@@ -41,7 +43,13 @@ class IbgdaBackend : public LinearA2ABackend {
     LinearTerm nvl_send = term("nvlink_us", l.nvlink_send_bytes / nvl);
     nvl_send.coef[kNvlinkMsg] = l.nvlink_send_msgs;
     LinearTerm nvl_recv = term("nvlink_us", l.nvlink_recv_bytes / nvl);
-    t.branches = {issue, wire_send, wire_recv, nvl_send, nvl_recv};
+    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
+    t.branches.reserve(5);
+    t.branches.push_back(std::move(issue));
+    t.branches.push_back(std::move(wire_send));
+    t.branches.push_back(std::move(wire_recv));
+    t.branches.push_back(std::move(nvl_send));
+    t.branches.push_back(std::move(nvl_recv));
     return t;
   }
 };
