@@ -1,12 +1,8 @@
 #include "sim/serve/run_scenario.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
+#include "sim/core/fork_call.hpp"
 #include "sim/serve/simulation.hpp"
 
 namespace pdsim {
@@ -59,57 +55,14 @@ SimResults results_from_json(const Json& j) {
   return r;
 }
 
-namespace {
-void write_all(int fd, const uint8_t* p, size_t n) {
-  while (n > 0) {
-    ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ::_exit(4);
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-}  // namespace
-
 SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::close(fds[0]);
-    Json msg;
-    int code = 0;
+  return results_from_json(call_in_child([&] {
     try {
-      msg = Json{{"ok", results_to_json(simulate(d, seed))}};
+      return results_to_json(simulate(d, seed));
     } catch (const std::exception& e) {
-      msg = Json{{"error", e.what()}};
-      code = 3;
+      throw std::runtime_error(std::string("simulation failed: ") + e.what());
     }
-    std::vector<uint8_t> bytes = Json::to_cbor(msg);
-    write_all(fds[1], bytes.data(), bytes.size());
-    ::close(fds[1]);
-    ::_exit(code);
-  }
-  ::close(fds[1]);
-  std::vector<uint8_t> buf;
-  uint8_t tmp[1 << 16];
-  while (true) {
-    ssize_t r = ::read(fds[0], tmp, sizeof tmp);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    buf.insert(buf.end(), tmp, tmp + r);
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status))
-    throw std::runtime_error("simulation process died with signal " + std::to_string(WTERMSIG(status)));
-  Json msg = Json::from_cbor(buf, true, false);
-  if (msg.is_discarded()) throw std::runtime_error("simulation process returned no result");
-  if (msg.contains("error")) throw std::runtime_error("simulation failed: " + msg["error"].get<std::string>());
-  return results_from_json(msg.at("ok"));
+  }));
 }
 
 SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,

@@ -5,7 +5,7 @@
 #include "sim/core/error.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/simulation.hpp"
-#include "sim/sweep/fork_call.hpp"
+#include "sim/core/fork_call.hpp"
 #include "sim/sweep/slo_search.hpp"
 
 namespace pdsim {

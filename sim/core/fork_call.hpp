@@ -1,7 +1,8 @@
 #pragma once
 // Runs a function in a forked child and returns its JSON result (CBOR over a pipe). SimGrid
-// allows one engine per process, so every simulation of a sweep runs in its own child; a crash
-// there becomes an exception here instead of killing the sweep.
+// allows one engine per process, so every simulation (a `pdsim run`, each sweep point) runs in
+// its own child; a crash there becomes an exception here instead of killing the caller. The
+// child dies with its parent (PR_SET_PDEATHSIG).
 #include <functional>
 
 #include "sim/core/json_reader.hpp"

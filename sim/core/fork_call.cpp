@@ -1,4 +1,4 @@
-#include "sim/sweep/fork_call.hpp"
+#include "sim/core/fork_call.hpp"
 
 #include <sys/prctl.h>
 #include <sys/wait.h>
