@@ -36,7 +36,7 @@ double StepCost::total_us() const {
   return t;
 }
 
-double StepCost::category_us(const std::string& category) const {
+double StepCost::category_us(std::string_view category) const {
   double t = 0;
   for (const auto& op : ops)
     if (op.category == category) t += op.time_us * op.count;

@@ -2,14 +2,16 @@
 // A step's cost as a per-op breakdown (Vidur-style): each op carries FLOPs, HBM bytes, the
 // roofline time with the profile's efficiency, and a category used by reports
 // ("attention", "moe_compute", "dense_mlp", "lm_head", "comm", "overhead", "other").
-#include <string>
+#include <string_view>
 #include <vector>
 
 namespace pdsim {
 
+// Names and categories are string literals (static storage): an op costs no allocation, and
+// the thousands of ops costed per simulated second are copied as plain values.
 struct OpCost {
-  std::string name;  // e.g. "mla.q_a_proj", "indexer.scan", "experts.grouped_gemm"
-  std::string category;
+  const char* name = "";  // e.g. "mla.q_a_proj", "indexer.scan", "experts.grouped_gemm"
+  const char* category = "";
   double flops = 0;
   double bytes = 0;  // HBM bytes read + written
   double time_us = 0;
@@ -24,7 +26,7 @@ struct StepCost {
   void append(const StepCost& other, double times = 1.0);  // ops scaled by `times`
   void append(StepCost&& other, double times = 1.0);       // the same, moving the ops
   double total_us() const;                                 // Σ time_us × count
-  double category_us(const std::string& category) const;
+  double category_us(std::string_view category) const;
   double total_flops() const;
   double total_bytes() const;
   bool any_out_of_range() const;

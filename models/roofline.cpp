@@ -15,7 +15,7 @@ double model_linear_bytes(const ModelConfig& m, double rows, double cols) {
   return linear_weight_bytes(rows, cols, m.weight_dtype == "fp8", m.weight_block);
 }
 
-OpCost Roofline::op(std::string name, std::string category, double flops, double bytes, Peak peak,
+OpCost Roofline::op(const char* name, const char* category, double flops, double bytes, Peak peak,
                     const EfficiencyCurve& curve, double x) const {
   double peak_flops_per_s =
       (peak == Peak::fp8 ? gpu_.fp8_dense_tflops : gpu_.bf16_dense_tflops) * 1e12;
@@ -23,8 +23,8 @@ OpCost Roofline::op(std::string name, std::string category, double flops, double
   double t_memory_s = bytes / (gpu_.hbm_GBps * 1e9);
   auto eff = curve.at(x);
   OpCost o;
-  o.name = std::move(name);
-  o.category = std::move(category);
+  o.name = name;
+  o.category = category;
   o.flops = flops;
   o.bytes = bytes;
   o.time_us = std::max(t_compute_s, t_memory_s) / eff.eff * 1e6;
@@ -33,18 +33,18 @@ OpCost Roofline::op(std::string name, std::string category, double flops, double
   return o;
 }
 
-OpCost Roofline::stream(std::string name, std::string category, double flops, double bytes) const {
-  return op(std::move(name), std::move(category), flops, bytes, Peak::bf16, prof_.hbm_stream,
+OpCost Roofline::stream(const char* name, const char* category, double flops, double bytes) const {
+  return op(name, category, flops, bytes, Peak::bf16, prof_.hbm_stream,
             bytes);
 }
 
-OpCost Roofline::gemm(std::string name, std::string category, double M, double N, double K,
+OpCost Roofline::gemm(const char* name, const char* category, double M, double N, double K,
                       bool fp8, int block) const {
   double weights = linear_weight_bytes(N, K, fp8, block);
   double input =
       fp8 ? M * K * kFp8Bytes + M * std::ceil(K / block) * kFp32Bytes : M * K * kBf16Bytes;
   double output = M * N * kBf16Bytes;
-  return op(std::move(name), std::move(category), 2.0 * M * N * K, weights + input + output,
+  return op(name, category, 2.0 * M * N * K, weights + input + output,
             fp8 ? Peak::fp8 : Peak::bf16, fp8 ? prof_.gemm_fp8 : prof_.gemm_bf16, M);
 }
 

@@ -27,14 +27,14 @@ class Roofline {
   enum class Peak { bf16, fp8 };
   Roofline(const GpuSpec& gpu, const GpuProfile& profile) : gpu_(gpu), prof_(profile) {}
 
-  OpCost op(std::string name, std::string category, double flops, double bytes, Peak peak,
+  OpCost op(const char* name, const char* category, double flops, double bytes, Peak peak,
             const EfficiencyCurve& curve, double x) const;
   // Memory-bound elementwise kernel (norms, activation, embedding gather): hbm_stream curve.
-  OpCost stream(std::string name, std::string category, double flops, double bytes) const;
+  OpCost stream(const char* name, const char* category, double flops, double bytes) const;
   // Dense GEMM [M×K] · [K×N]: flops 2MNK; bytes = weights + input activation (FP8 with
   // per-128 scales when the weights are FP8, since the kernel quantizes its input; else BF16)
   // + BF16 output. gemm_fp8 / gemm_bf16 curve at x = M.
-  OpCost gemm(std::string name, std::string category, double M, double N, double K, bool fp8,
+  OpCost gemm(const char* name, const char* category, double M, double N, double K, bool fp8,
               int block) const;
 
   const GpuProfile& profile() const { return prof_; }

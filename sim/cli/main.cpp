@@ -4,6 +4,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/malloc_hugepages.hpp"
 
 namespace pdsim::cli {
 std::vector<Command>& commands() {
@@ -18,6 +19,7 @@ bool register_command(Command c) {
 
 int main(int argc, char** argv) {
   using namespace pdsim;
+  reexec_with_malloc_hugepages(argv);
   CLI::App app{"pdsim: prefill-decode disaggregated MoE inference simulator"};
   app.require_subcommand(1);
   auto& cmds = cli::commands();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 namespace pdsim {
 namespace {
@@ -21,18 +23,22 @@ Json record_json(const IterationRecord& r) {
 
 template <class Log>
 Json summary_of(const Log& log, int worst_listed) {
-  std::vector<size_t> order;
+  // (duration, position) pairs sorted longest first, ties by position: the order a stable sort
+  // of positions by duration would give, without indexing the log inside the comparator.
+  std::vector<std::pair<double, size_t>> keyed;
   double samples = 0;
   for (size_t i = 0; i < log.size(); ++i)
     if (log[i].requests > 0) {
-      order.push_back(i);
+      keyed.emplace_back(log[i].duration_us, i);
       samples += log[i].requests;
     }
-  Json out = Json{{"itl_samples", samples}, {"iterations", order.size()}};
-  if (order.empty()) return out;
-  // Longest first; ties by position so the order is deterministic.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return log[a].duration_us > log[b].duration_us; });
+  Json out = Json{{"itl_samples", samples}, {"iterations", keyed.size()}};
+  if (keyed.empty()) return out;
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  std::vector<size_t> order(keyed.size());
+  for (size_t j = 0; j < keyed.size(); ++j) order[j] = keyed[j].second;
   // Weighted median: the sample at half the weight counted from the top.
   double acc = 0;
   size_t median = order.back();

@@ -96,7 +96,7 @@ TEST(ModelsCompute, GlmDecodeLmHead) {
   const OpCost& l = find(c, "lm_head");
   EXPECT_DOUBLE_EQ(l.flops, 30450647040.0);
   EXPECT_DOUBLE_EQ(l.bytes, 1903165440.0 + 196608.0 + 4956160.0);
-  EXPECT_EQ(l.category, "lm_head");
+  EXPECT_STREQ(l.category, "lm_head");
   // 3 dense layers: each dense MLP gate_up is [16 × 6144]·[6144 × 24576].
   const OpCost& d = find(c, "dense_mlp.gate_up");
   EXPECT_DOUBLE_EQ(d.count, 3.0);
