@@ -96,6 +96,9 @@ class ServingSim {
   DecodeCostModel decode_cost_;
   AcceptanceModel accept_;
   ServePlatform plat_;
+  // Only for waiting on the condition variables (a wait needs a held mutex). The engine runs one
+  // actor at a time and switches only at simcalls, so shared state needs no lock: every actor
+  // takes mu_ just before it waits and re-checks its predicate under it.
   sg4::MutexPtr mu_;
   sg4::ConditionVariablePtr client_cv_;
   std::vector<RequestSpec> specs_;
@@ -135,8 +138,10 @@ void ServingSim::client() {
   const int max_conc = d_.scenario.workload.max_concurrency;
   for (const auto& s : specs_) {
     if (s.gap_s > 0) sg4::this_actor::sleep_for(s.gap_s);
-    Lock lk(*mu_);
-    while (max_conc > 0 && in_flight_ >= max_conc) client_cv_->wait(lk);
+    if (max_conc > 0 && in_flight_ >= max_conc) {
+      Lock lk(*mu_);
+      while (in_flight_ >= max_conc) client_cv_->wait(lk);
+    }
     ++in_flight_;
     rec_[static_cast<size_t>(s.id)].arrival_s = sg4::Engine::get_clock();
     route(s.id);
@@ -199,8 +204,10 @@ void ServingSim::prefill_stage(int pi, int stage) {
   while (true) {
     Chunk* chunk = nullptr;
     if (stage == 0) {
-      Lock lk(*mu_);
-      while (p.queue.empty() && p.taken < p.expected) p.cv->wait(lk);
+      if (p.queue.empty() && p.taken < p.expected) {
+        Lock lk(*mu_);
+        while (p.queue.empty() && p.taken < p.expected) p.cv->wait(lk);
+      }
       chunk = new Chunk(p.queue.empty() ? Chunk{{}, true} : form_chunk(p));
     } else {
       chunk = in->get<Chunk>();
@@ -259,7 +266,6 @@ void ServingSim::kv_transfer(int id, int pi, int stage) {
   const long flow = track(stage_node(pi, stage), decode_node_index(d_, 0, dnode), true, comm);
   comm->wait();
   flows_.erase(flow);
-  Lock lk(*mu_);
   kv_bytes_.push_back(bytes);
   kv_part_s_.push_back(sg4::Engine::get_clock() - now);
   if (++kv_parts_[i] < d_.scenario.prefill.pp) return;
@@ -297,10 +303,8 @@ void ServingSim::decode(int di) {
   Rng tail_rng = Rng(seed_).fork(2000 + static_cast<uint64_t>(di));  // packet draws, hiccups
   const bool one_per_rank = !d_.scenario.tail.batch_jumps;
   MechanismTerms mech;
-  // The engine runs one actor at a time and switches only at simcalls. Admission and the
-  // iteration's bookkeeping make none, so they need no lock; taking one is itself a simcall, and
-  // two per iteration were ~20 % of a run. The mutex is taken only to wait for arrivals, with
-  // the predicate re-checked under it (the actors that notify hold it).
+  // No lock around admission and the iteration's bookkeeping (see mu_): taking one is a simcall,
+  // and two per iteration were ~20 % of a run.
   while (true) {
     {
       const double now = sg4::Engine::get_clock();
