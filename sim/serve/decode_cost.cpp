@@ -212,7 +212,7 @@ Json DecodeCostModel::stats() const {
   Json terms = Json::object();
   for (const auto& [k, v] : sum) terms[k] = v;
   return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
-              {"ops_outside_gpu_profile_range", out_of_range_ops_},
+              {"ops_outside_gpu_profile_range", out_of_range_ops_.names()},
               {"a2a_terms_total_us", terms}, {"cuda_graph_bs", graph_bs_}};
 }
 

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/op_name_set.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/expert_skew.hpp"
 #include "sim/serve/mechanism_terms.hpp"
@@ -74,7 +75,7 @@ class DecodeCostModel {
   std::unordered_map<std::string, MoeLayer> memo_;
   std::string key_;  // moe_layer's lookup key, reused so a memo hit allocates nothing
   long phases_ = 0;
-  std::set<std::string> out_of_range_ops_;
+  OpNameSet out_of_range_ops_;
   std::unique_ptr<ExpertSkew> skew_;  // tail.expert_skew, when enabled
 };
 

@@ -40,11 +40,13 @@ std::vector<BackgroundFlow> DecodeTail::background(int di,
   return out;
 }
 
+bool DecodeTail::reads_flows() const { return oracle_ && d_.scenario.tail.fabric_background; }
+
 void DecodeTail::apply(int di, const std::vector<RankState>& states,
                        const std::vector<InFlight>& flows, ForwardTerms& t, MechanismTerms& m,
                        Rng& rng) {
   const auto& tail = d_.scenario.tail;
-  if (oracle_ && tail.fabric_background) {
+  if (reads_flows()) {
     const auto& sp = d_.scenario.decode.speculative;
     const int q = d_.query_tokens_per_request();
     std::vector<int> verify, draft;

@@ -24,6 +24,9 @@ class DecodeTail {
   // Flows seen by decode instance `di` (KV into its nodes, PP sends) with their rates: KV flows
   // split their source's KV-engine cap and their destination's NICs; a PP send has its NICs.
   std::vector<BackgroundFlow> background(int di, const std::vector<InFlight>& flows) const;
+  // Whether apply() reads `flows` (packet fidelity with tail.fabric_background): when not, the
+  // caller need not gather them each iteration.
+  bool reads_flows() const;
   void apply(int di, const std::vector<RankState>& states, const std::vector<InFlight>& flows,
              ForwardTerms& t, MechanismTerms& m, Rng& rng);
   // Tokens in one request's chunk: drawn (tail.acceptance_variance), else the expected count

@@ -42,7 +42,7 @@ double PrefillCostModel::layer_share(int stage) const {
 }
 
 ChunkCost PrefillCostModel::stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
-                                        std::set<std::string>* out_of_range) const {
+                                        OpNameSet* out_of_range) const {
   const PrefillLayout l = layout(stage);
   ChunkCost c;
   const StepCost compute = d_.compute->prefill_chunk(chunk, l);

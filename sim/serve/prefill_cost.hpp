@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/op_name_set.hpp"
 #include "sim/serve/deployment.hpp"
 
 namespace pdsim {
@@ -22,7 +23,7 @@ class PrefillCostModel {
   explicit PrefillCostModel(const Deployment& d);
   // `out_of_range`, if given, collects ops costed outside the GPU profile's measured range.
   ChunkCost stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
-                        std::set<std::string>* out_of_range = nullptr) const;
+                        OpNameSet* out_of_range = nullptr) const;
   PrefillLayout layout(int stage) const;
   // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
   double layer_share(int stage) const;

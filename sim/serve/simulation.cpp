@@ -116,7 +116,7 @@ class ServingSim {
   double batch_sum_ = 0;
   long chunks_ = 0;
   ChunkCost chunk_sum_;
-  std::set<std::string> prefill_out_of_range_;
+  OpNameSet prefill_out_of_range_;
   std::vector<double> kv_times_s_, kv_bytes_, kv_part_s_;  // per request; per PP-stage part
   std::map<long, Flow> flows_;
   long next_flow_ = 0;
@@ -376,7 +376,8 @@ void ServingSim::decode(int di) {
 
 void ServingSim::record_iteration(int di, ForwardTerms& t, MechanismTerms& m, Rng& rng) {
   std::vector<InFlight> flows;
-  for (const auto& [id, f] : flows_) flows.push_back(InFlight{f.src, f.dst, f.kv, f.comm->get_remaining()});
+  if (tail_.reads_flows())
+    for (const auto& [id, f] : flows_) flows.push_back(InFlight{f.src, f.dst, f.kv, f.comm->get_remaining()});
   tail_.apply(di, decode_[static_cast<size_t>(di)]->states, flows, t, m, rng);
 }
 
@@ -405,7 +406,7 @@ Json ServingSim::extras() const {
         {"cost_model", decode_cost_.stats()}}},
       {"prefill",
        {{"stage_chunks", chunks_},
-        {"ops_outside_gpu_profile_range", prefill_out_of_range_},
+        {"ops_outside_gpu_profile_range", prefill_out_of_range_.names()},
         {"mean_stage_chunk_us",
          {{"compute", chunk_sum_.compute_us / chunks}, {"cp_exchange", chunk_sum_.cp_exchange_us / chunks},
           {"a2a", chunk_sum_.a2a_us / chunks}}}}},

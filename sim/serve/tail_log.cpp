@@ -25,27 +25,30 @@ template <class Log>
 Json summary_of(const Log& log, int worst_listed) {
   // (duration, position) pairs sorted longest first, ties by position: the order a stable sort
   // of positions by duration would give, without indexing the log inside the comparator.
-  std::vector<std::pair<double, size_t>> keyed;
+  std::vector<std::pair<double, size_t>> keyed;  // (duration, index into `in_log_order`)
+  std::vector<const IterationRecord*> in_log_order;
   double samples = 0;
-  for (size_t i = 0; i < log.size(); ++i)
-    if (log[i].requests > 0) {
-      keyed.emplace_back(log[i].duration_us, i);
-      samples += log[i].requests;
+  for (const IterationRecord& r : log)
+    if (r.requests > 0) {
+      keyed.emplace_back(r.duration_us, in_log_order.size());
+      in_log_order.push_back(&r);
+      samples += r.requests;
     }
   Json out = Json{{"itl_samples", samples}, {"iterations", keyed.size()}};
   if (keyed.empty()) return out;
   std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
-  std::vector<size_t> order(keyed.size());
-  for (size_t j = 0; j < keyed.size(); ++j) order[j] = keyed[j].second;
+  // The records themselves in that order: the passes below do not index the log (a deque).
+  std::vector<const IterationRecord*> order(keyed.size());
+  for (size_t j = 0; j < keyed.size(); ++j) order[j] = in_log_order[keyed[j].second];
   // Weighted median: the sample at half the weight counted from the top.
   double acc = 0;
-  size_t median = order.back();
-  for (size_t i : order) {
-    acc += log[i].requests;
+  const IterationRecord* median = order.back();
+  for (const IterationRecord* r : order) {
+    acc += r->requests;
     if (acc >= samples / 2) {
-      median = i;
+      median = r;
       break;
     }
   }
@@ -54,9 +57,9 @@ Json summary_of(const Log& log, int worst_listed) {
   double got = 0;
   std::map<std::string, double> terms, mech, fired;
   size_t n = 0;
-  for (size_t i : order) {
+  for (const IterationRecord* rp : order) {
     if (got >= want) break;
-    const auto& r = log[i];
+    const auto& r = *rp;
     const double w = r.requests;
     got += w;
     ++n;
@@ -67,11 +70,11 @@ Json summary_of(const Log& log, int worst_listed) {
     }
   }
   Json top =
-      Json{{"samples", got}, {"iterations", n}, {"threshold_us", log[order[n - 1]].duration_us}};
+      Json{{"samples", got}, {"iterations", n}, {"threshold_us", order[n - 1]->duration_us}};
   double mean_itl = 0, mean_requests = 0;
   for (size_t j = 0; j < n; ++j) {
-    mean_itl += log[order[j]].duration_us * log[order[j]].requests / got;
-    mean_requests += static_cast<double>(log[order[j]].requests) * log[order[j]].requests / got;
+    mean_itl += order[j]->duration_us * order[j]->requests / got;
+    mean_requests += static_cast<double>(order[j]->requests) * order[j]->requests / got;
   }
   top["mean_itl_us"] = mean_itl;
   top["mean_requests"] = mean_requests;  // requests in the iteration, per sample
@@ -81,14 +84,14 @@ Json summary_of(const Log& log, int worst_listed) {
   // Over every sample: how often each mechanism fired, its mean when it did, and its largest.
   // Per mechanism (MechanismTerms::names order): weight fired, Σ w·v when fired, max.
   std::array<std::array<double, 3>, MechanismTerms::names.size()> all{};
-  for (size_t i : order) {
-    const auto vals = log[i].mech.values();
+  for (const IterationRecord* r : order) {
+    const auto vals = r->mech.values();
     for (size_t k = 0; k < vals.size(); ++k) {
       const double v = vals[k];
       auto& a = all[k];
       if (v > 0) {
-        a[0] += log[i].requests;
-        a[1] += log[i].requests * v;
+        a[0] += r->requests;
+        a[1] += r->requests * v;
       }
       a[2] = std::max(a[2], v);
     }
@@ -100,12 +103,12 @@ Json summary_of(const Log& log, int worst_listed) {
              {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
              {"max_us", a[2]}};
   }
-  out["median"] = record_json(log[median]);
+  out["median"] = record_json(*median);
   out["top1pct"] = top;
-  out["max"] = record_json(log[order.front()]);
+  out["max"] = record_json(*order.front());
   Json worst = Json::array();
   for (size_t j = 0; j < order.size() && static_cast<int>(j) < worst_listed; ++j)
-    worst.push_back(record_json(log[order[j]]));
+    worst.push_back(record_json(*order[j]));
   out["worst_iterations"] = worst;
   return out;
 }
