@@ -3,7 +3,7 @@
 # repeating a point; --jobs 1 and --jobs 2 give the same results; shards merge into the full
 # sweep; infeasible points are filtered with reasons; malformed sweep files exit 2 naming the
 # field; --report writes the sweep page; the SLO search ends with the cheapest configuration as
-# SGLang flags.
+# SGLang flags; results do not depend on malloc's huge pages.
 # Usage: tests/cli/sweep_test.sh PDSIM SOURCE_DIR
 set -u
 PDSIM=$1; SRC=$2
@@ -58,6 +58,11 @@ expect shard0 0 "6 points" -- "$PDSIM" sweep "$T/s.json" --shard 0/2 --results "
 expect shard1 0 "6 points" -- "$PDSIM" sweep "$T/s.json" --shard 1/2 --results "$T/s1.jsonl" --jobs 2
 expect merge 0 "merged 12 points" -- "$PDSIM" sweep merge "$T/s0.jsonl" "$T/s1.jsonl" -o "$T/m.jsonl"
 if cmp -s "$T/m.jsonl" "$T/j2.sorted"; then ok; else bad "merged shards differ from the full sweep"; fi
+# The allocator's huge pages (sim/core/malloc_hugepages.hpp) change no result.
+expect no-hugepages 0 "6 points" -- env PDSIM_MALLOC_HUGEPAGES=0 "$PDSIM" sweep "$T/s.json" --shard 0/2 --results "$T/h0.jsonl" --jobs 2
+"$PDSIM" sweep merge "$T/s0.jsonl" -o "$T/s0.sorted" >/dev/null 2>&1
+"$PDSIM" sweep merge "$T/h0.jsonl" -o "$T/h0.sorted" >/dev/null 2>&1
+if cmp -s "$T/s0.sorted" "$T/h0.sorted"; then ok; else bad "results differ with PDSIM_MALLOC_HUGEPAGES=0"; fi
 expect merge-partial 0 "6 points missing" -- "$PDSIM" sweep merge "$T/s0.jsonl" -o "$T/p.jsonl"
 expect analyze 0 "12 ok, 0 infeasible" -- "$PDSIM" sweep "$T/s.json" --results "$T/m.jsonl" --analyze-only
 # --report after the analysis: the HTML page carries the rate and Pareto charts.
