@@ -1,5 +1,7 @@
 #include "sim/sweep/point_eval.hpp"
 
+#include <stdexcept>
+
 #include "models/hardware.hpp"
 #include "reports/summary.hpp"
 #include "sim/core/error.hpp"
@@ -42,10 +44,22 @@ Json base_line(const SweepSpec& s, const SweepPoint& p) {
               {"summary", nullptr}};
 }
 
-// One simulation in a child; the summary loses the per-profile provenance (identical on every
-// line of a profile, and in every run directory's scenario.resolved.json).
-Json simulate_summary(const Deployment& d, uint64_t seed) {
-  Json summary = call_in_child([&] { return bench_summary(simulate(d, seed)); });
+// One simulation, in a child or (`here`) in this process; the summary loses the per-profile
+// provenance (identical on every line of a profile, and in every run directory's
+// scenario.resolved.json). Failures surface as std::runtime_error either way, as call_in_child
+// reports them.
+Json simulate_summary(const Deployment& d, uint64_t seed, bool here = false) {
+  auto run = [&] { return bench_summary(simulate(d, seed)); };
+  Json summary;
+  if (here) {
+    try {
+      summary = run();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(e.what());
+    }
+  } else {
+    summary = call_in_child(run);
+  }
   if (summary.contains("pdsim")) summary["pdsim"].erase("profiles");
   return summary;
 }
@@ -73,7 +87,7 @@ Json infeasible_line(const SweepSpec& s, const SweepPoint& p, const PointCheck& 
   return line;
 }
 
-Json evaluate_point(const SweepSpec& s, const SweepPoint& p) {
+Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker) {
   Json line = base_line(s, p);
   try {
     const Scenario sc = point_scenario_parsed(s, p);
@@ -102,7 +116,7 @@ Json evaluate_point(const SweepSpec& s, const SweepPoint& p) {
       }
       line["slo"] = slo;
     } else {
-      line["summary"] = simulate_summary(d, sc.seed);
+      line["summary"] = simulate_summary(d, sc.seed, in_worker);
       if (s.slo.enabled) {
         const std::vector<std::string> v =
             slo_violations(s.slo, line["summary"], sc.workload.num_prompts);

@@ -1,6 +1,6 @@
 #pragma once
 // One sweep point: feasibility first (in the sweep process, cheap), then its simulation(s), each
-// in a forked child, assembled into one results line (docs/sweep.md "Results file").
+// in a process of its own, assembled into one results line (docs/sweep.md "Results file").
 #include <string>
 
 #include "sim/core/json_reader.hpp"
@@ -21,8 +21,11 @@ PointCheck check_point(const SweepSpec& s, const SweepPoint& p);
 
 // The results line of a point: {"sweep","point","id","overrides","status","reason","gpus",
 // "summary"[,"slo"]}. Runs one simulation, or the SLO capacity search when the sweep asks for it.
-// Simulation failures give status "error" with the reason.
-Json evaluate_point(const SweepSpec& s, const SweepPoint& p);
+// Simulation failures give status "error" with the reason. `in_worker`: the caller is a worker
+// process that exits after this point, so a point with one simulation runs it in this process
+// rather than in a further forked child (SimGrid's engine runs once per process, so a capacity
+// search still forks one child per rate). The line is the same either way.
+Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker = false);
 // The line of a point filtered out as infeasible (no simulation).
 Json infeasible_line(const SweepSpec& s, const SweepPoint& p, const PointCheck& c);
 

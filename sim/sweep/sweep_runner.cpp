@@ -55,7 +55,7 @@ Worker start_worker(const SweepSpec& spec, const SweepPoint& p, const SweepRunOp
     if (::getppid() != parent) ::_exit(5);
     std::string text;
     try {
-      text = (opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p)).dump();
+      text = (opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true)).dump();
     } catch (const std::exception& e) {
       text = Json{{"worker_error", e.what()}}.dump();
     }
