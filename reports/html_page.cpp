@@ -47,8 +47,8 @@ const char* kStyle =
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}p.sub{color:#555;margin:0 0 16px}
 p.note{color:#666;font-size:13px;margin:0 0 6px}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:18px}
 .chart{position:relative;height:340px;border:1px solid #e3e6ec;border-radius:6px;padding:8px}
-table{border-collapse:collapse;font-size:13px;margin:6px 0 12px}th,td{border:1px solid #dde1e8;padding:3px 8px}
-th{background:#f3f5f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;font-size:13px;margin:6px 0 12px;max-width:100%}th,td{border:1px solid #dde1e8;padding:3px 8px}td{overflow-wrap:anywhere}
+th{background:#f3f5f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 footer{color:#888;font-size:12px;margin-top:28px})";
 
 // Hands each configuration to Chart.js; a tick callback shortens long axis numbers.

@@ -22,7 +22,10 @@ struct RunView {
 // One run (one view) or a comparison (two views: A then B, deltas B − A).
 ReportDoc run_report_doc(const std::vector<RunView>& runs);
 // A sweep's result lines (the `pdsim sweep` JSONL contract); `file` names them in errors.
-ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file = "<sweep>");
+// `name`: the sweep's name for the title (results lines carry only the sweep's hash, shown when
+// no name is given).
+ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file = "<sweep>",
+                           const std::string& name = "");
 
 // Renders by the extension of `path` (.html, .md, .csv; InputError naming --report otherwise).
 std::string render_report_doc(const ReportDoc& doc, const std::string& path);

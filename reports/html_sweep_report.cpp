@@ -66,7 +66,8 @@ ReportTable frontier_table(const std::vector<SweepResultPoint>& pts,
 
 }  // namespace
 
-ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file) {
+ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file,
+                           const std::string& sweep_name) {
   auto pts = parse_sweep_points(lines, file);
   // Results files are in completion order: show points in sweep order (unnumbered ones last).
   std::stable_sort(pts.begin(), pts.end(),
@@ -75,8 +76,8 @@ ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& fi
                    });
   const auto frontier = pareto_frontier(pts);
   ReportDoc d;
-  std::string name = "sweep";
-  if (!lines.empty() && lines[0].is_object() && lines[0].contains("sweep") &&
+  std::string name = sweep_name.empty() ? "sweep" : sweep_name;
+  if (sweep_name.empty() && !lines.empty() && lines[0].is_object() && lines[0].contains("sweep") &&
       lines[0].at("sweep").is_string())
     name = lines[0].at("sweep").get<std::string>();
   size_t ok = 0;

@@ -123,6 +123,8 @@ TEST(ReportsHtmlSweep, ParetoFrontierAndRateSeries) {
 TEST(ReportsHtmlSweep, MarkdownCsvAndErrors) {
   const ReportDoc d = sweep_report_doc(hand_sweep(), "hand.jsonl");
   EXPECT_EQ(d.title, "pdsim sweep: hand");
+  EXPECT_EQ(sweep_report_doc(hand_sweep(), "hand.jsonl", "glm51-what-ifs").title,
+            "pdsim sweep: glm51-what-ifs");
   EXPECT_EQ(d.subtitle, "7 points, 5 ok, 2 infeasible or failed; 3 on the Pareto frontier.");
   const std::string md = render_markdown(d);
   EXPECT_TRUE(contains(md, "| p1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 |\n")) << md;
