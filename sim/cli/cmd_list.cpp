@@ -8,6 +8,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/fabric/alltoall.hpp"
+#include "sim/packet/workload.hpp"
 
 namespace {
 template <class R>
@@ -16,6 +17,13 @@ void print_registry(const char* title) {
   for (const auto& e : R::instance().entries()) {
     const size_t pad = e.name.size() < 18 ? 18 - e.name.size() : 1;
     std::cout << "  " << e.name << std::string(pad, ' ') << e.description << "\n";
+  }
+}
+void print_commands() {
+  std::cout << "commands (pdsim COMMAND --help):\n";
+  for (const auto& c : pdsim::cli::commands()) {
+    const size_t pad = c.name.size() < 18 ? 18 - c.name.size() : 1;
+    std::cout << "  " << c.name << std::string(pad, ' ') << c.description << "\n";
   }
 }
 void print_dir(const char* title, const std::string& rel) {
@@ -33,9 +41,11 @@ void print_dir(const char* title, const std::string& rel) {
 PDSIM_CLI_COMMAND(list, "list", "list registered plug-ins and catalog entries",
                   [](CLI::App&) -> std::function<int()> {
                     return [] {
+                      print_commands();
                       print_registry<pdsim::A2ABackendRegistry>("all-to-all backends (fabric.a2a_backend)");
                       print_registry<pdsim::ReportWriterRegistry>("report writers");
                       print_registry<pdsim::MeasurementImporterRegistry>("measurement importers (calibrate import --format)");
+                      print_registry<pdsim::packet::WorkloadRegistry>("packet-engine workloads (pdsim fabric: workloads[].kind)");
                       print_dir("models", "models/catalog/llm");
                       print_dir("GPUs", "models/catalog/gpu");
                       print_dir("instance types", "models/catalog/instance");

@@ -38,6 +38,8 @@ expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/b
 expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
 expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
 expect list 0 "cpu-proxy" -- "$PDSIM" list
+expect list-commands 0 "  sweep             run a grid" -- "$PDSIM" list
+expect list-workloads 0 "  moe_a2a           MoE dispatch/combine phases over EP ranks" -- "$PDSIM" list
 # Import (docs/import.md) and --report (docs/reports.md).
 expect import-sglang 0 '"chunked_prefill_size": 8192' -- "$PDSIM" import sglang --prefill "--tp-size 8 --chunked-prefill-size=8192 --disaggregation-mode prefill" --decode "--tp-size 16 --dp-size 16 --enable-dp-attention --disaggregation-mode decode --frob 1"
 expect import-sglang-ignored 0 "ignored (decode): --frob 1" -- "$PDSIM" import sglang --prefill "--disaggregation-mode prefill" --decode "--disaggregation-mode decode --frob 1"
