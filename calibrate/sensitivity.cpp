@@ -10,11 +10,11 @@
 #include <set>
 #include <sstream>
 
-#include "calibrate/forked_tasks.hpp"
 #include "reports/summary.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/process_pool.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/run_scenario.hpp"
 
@@ -209,7 +209,11 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   };
   tasks.push_back(run_one(opt.sets, true));
   for (const auto& side : sides) tasks.push_back(run_one(side.sets, false));
-  const std::vector<TaskOutcome> outs = run_forked_tasks(tasks, opt.jobs);
+  // Each in its own process; outcomes kept in task order, so the output does not depend on jobs.
+  std::vector<TaskOutcome> outs(tasks.size());
+  run_in_processes(
+      tasks.size(), opt.jobs, [&](size_t i) { return tasks[i](); },
+      [&](size_t i, TaskOutcome o) { outs[i] = std::move(o); });
   if (!outs[0].ok) throw std::runtime_error("base run: " + outs[0].error);
   res.base = metrics_from(outs[0].result);
   res.resolved_scenario = outs[0].result.at("resolved_scenario");

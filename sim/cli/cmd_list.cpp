@@ -42,10 +42,13 @@ PDSIM_CLI_COMMAND(list, "list", "list registered plug-ins and catalog entries",
                   [](CLI::App&) -> std::function<int()> {
                     return [] {
                       print_commands();
-                      print_registry<pdsim::A2ABackendRegistry>("all-to-all backends (fabric.a2a_backend)");
+                      print_registry<pdsim::A2ABackendRegistry>(
+                          "all-to-all backends (fabric.a2a_backend)");
                       print_registry<pdsim::ReportWriterRegistry>("report writers");
-                      print_registry<pdsim::MeasurementImporterRegistry>("measurement importers (calibrate import --format)");
-                      print_registry<pdsim::packet::WorkloadRegistry>("packet-engine workloads (pdsim fabric: workloads[].kind)");
+                      print_registry<pdsim::MeasurementImporterRegistry>(
+                          "measurement importers (calibrate import --format)");
+                      print_registry<pdsim::packet::WorkloadRegistry>(
+                          "packet-engine workloads (pdsim fabric: workloads[].kind)");
                       print_dir("models", "models/catalog/llm");
                       print_dir("GPUs", "models/catalog/gpu");
                       print_dir("instance types", "models/catalog/instance");

@@ -69,8 +69,7 @@ Json summary_of(const Log& log, int worst_listed) {
       fired[k] += v > 0 ? w : 0;
     }
   }
-  Json top =
-      Json{{"samples", got}, {"iterations", n}, {"threshold_us", order[n - 1]->duration_us}};
+  Json top = Json{{"samples", got}, {"iterations", n}, {"threshold_us", order[n - 1]->duration_us}};
   double mean_itl = 0, mean_requests = 0;
   for (size_t j = 0; j < n; ++j) {
     mean_itl += order[j]->duration_us * order[j]->requests / got;

@@ -5,9 +5,9 @@
 #include "models/hardware.hpp"
 #include "reports/summary.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/fork_call.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/simulation.hpp"
-#include "sim/core/fork_call.hpp"
 #include "sim/sweep/slo_search.hpp"
 
 namespace pdsim {

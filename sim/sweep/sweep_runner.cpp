@@ -1,92 +1,21 @@
 #include "sim/sweep/sweep_runner.hpp"
 
-#include <poll.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <deque>
 #include <ostream>
-#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "sim/core/process_pool.hpp"
 #include "sim/sweep/point_eval.hpp"
 #include "sim/sweep/results_file.hpp"
 
 namespace pdsim {
 namespace {
 
-struct Worker {
-  pid_t pid = -1;
-  int fd = -1;
-  const SweepPoint* point = nullptr;
-  std::string out;
-};
-
-void write_all_or_exit(int fd, const std::string& s) {
-  const char* p = s.data();
-  size_t n = s.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ::_exit(4);
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-
-// The worker: evaluates one point, writes its line to the pipe, exits. It dies with the sweep
-// (PR_SET_PDEATHSIG), so a killed sweep leaves no stray simulations behind.
-Worker start_worker(const SweepSpec& spec, const SweepPoint& p, const SweepRunOptions& opt) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  const pid_t parent = ::getpid();
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(5);
-    std::string text;
-    try {
-      text = (opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true)).dump();
-    } catch (const std::exception& e) {
-      text = Json{{"worker_error", e.what()}}.dump();
-    }
-    write_all_or_exit(fds[1], text);
-    ::close(fds[1]);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  Worker w;
-  w.pid = pid;
-  w.fd = fds[0];
-  w.point = &p;
-  return w;
-}
-
-// The worker's line, or an "error" line when it died or wrote something unusable.
-Json finish_worker(const SweepSpec& spec, Worker& w) {
-  ::close(w.fd);
-  int status = 0;
-  while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  Json line = Json::parse(w.out, nullptr, false);
-  std::string why;
-  if (WIFSIGNALED(status))
-    why = "worker process died with signal " + std::to_string(WTERMSIG(status));
-  else if (line.is_discarded() || !line.is_object())
-    why = "worker process returned no result";
-  else if (line.contains("worker_error"))
-    why = line["worker_error"].get<std::string>();
-  if (why.empty()) return line;
-  const SweepPoint& p = *w.point;
+// The line written for a point whose worker failed (threw, died, or sent no line).
+Json error_line(const SweepSpec& spec, const SweepPoint& p, const std::string& why) {
   return Json{{"sweep", spec.hash},
               {"point", p.index},
               {"id", p.id},
@@ -158,39 +87,31 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
   }
   Progress bar(opt.progress, static_cast<int>(queue.size()));
   bar.update(0);
-  std::vector<Worker> running;
-  const size_t jobs = static_cast<size_t>(std::max(1, opt.jobs));
-  while (!queue.empty() || !running.empty()) {
-    while (running.size() < jobs && !queue.empty()) {
-      running.push_back(start_worker(spec, *queue.front(), opt));
-      queue.pop_front();
-    }
-    std::vector<pollfd> fds;
-    for (const auto& w : running) fds.push_back({w.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    }
-    for (size_t i = running.size(); i-- > 0;) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[1 << 16];
-      const ssize_t r = ::read(running[i].fd, buf, sizeof buf);
-      if (r < 0 && errno == EINTR) continue;
-      if (r > 0) {
-        running[i].out.append(buf, static_cast<size_t>(r));
-        continue;
-      }
-      const Json line = finish_worker(spec, running[i]);
-      out.append(line);
-      ++st.ran;
-      if (line.value("status", "") == "error") {
-        ++st.errors;
-        log << "error at point " << line["point"] << ": " << line.value("reason", "") << "\n";
-      }
-      running.erase(running.begin() + static_cast<long>(i));
-      bar.update(st.ran);
-    }
-  }
+  // One worker process per point (sim/core/process_pool): it dies with the sweep, so a killed
+  // sweep leaves no stray simulations; each line is appended (and fsync'ed) as its point ends.
+  const std::vector<const SweepPoint*> todo(queue.begin(), queue.end());
+  run_in_processes(
+      todo.size(), opt.jobs,
+      [&](size_t i) {
+        const SweepPoint& p = *todo[i];
+        return opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true);
+      },
+      [&](size_t i, TaskOutcome o) {
+        Json line;
+        if (!o.ok)
+          line = error_line(spec, *todo[i], o.error);
+        else if (!o.result.is_object())
+          line = error_line(spec, *todo[i], "worker process returned no result");
+        else
+          line = std::move(o.result);
+        out.append(line);
+        ++st.ran;
+        if (line.value("status", "") == "error") {
+          ++st.errors;
+          log << "error at point " << line["point"] << ": " << line.value("reason", "") << "\n";
+        }
+        bar.update(st.ran);
+      });
   bar.end();
   return st;
 }

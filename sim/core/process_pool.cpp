@@ -1,12 +1,17 @@
-#include "calibrate/forked_tasks.hpp"
+#include "sim/core/process_pool.hpp"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace pdsim {
 namespace {
@@ -28,46 +33,55 @@ void write_all(int fd, const std::vector<uint8_t>& b) {
   }
 }
 
-[[noreturn]] void child(const std::function<Json()>& task, int fd) {
+[[noreturn]] void child(const std::function<Json(size_t)>& task, size_t index, int fd,
+                        pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(5);  // the parent died before the line above
   Json msg;
   int code = 0;
   try {
-    msg = Json{{"ok", task()}};
+    msg = Json{{"ok", task(index)}};
   } catch (const std::exception& e) {
     msg = Json{{"error", e.what()}};
     code = 3;
   }
   write_all(fd, Json::to_cbor(msg));
   ::close(fd);
-  ::_exit(code);
+  ::_exit(code);  // no destructors: the child's state is the parent's copy
 }
 
-Running start(const std::function<Json()>& task, size_t index) {
+Running start(const std::function<Json(size_t)>& task, size_t index) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  std::fflush(nullptr);  // buffered output would otherwise be written by the child too
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  }
   if (pid == 0) {
     ::close(fds[0]);
-    child(task, fds[1]);
+    child(task, index, fds[1], parent);
   }
   ::close(fds[1]);
   return Running{index, pid, fds[0], {}};
 }
 
-TaskOutcome finish(Running& r) {
+TaskOutcome finish(Running& r, const std::string& noun) {
   ::close(r.fd);
   int status = 0;
   while (::waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
   }
   TaskOutcome out;
   if (WIFSIGNALED(status)) {
-    out.error = "worker process died with signal " + std::to_string(WTERMSIG(status));
+    out.error = noun + " died with signal " + std::to_string(WTERMSIG(status));
     return out;
   }
   const Json msg = Json::from_cbor(r.bytes, true, false);
-  if (msg.is_discarded() || !msg.is_object()) {
-    out.error = "worker process returned no result";
+  if (msg.is_discarded() || !msg.is_object() || !(msg.contains("ok") || msg.contains("error"))) {
+    out.error = noun + " returned no result";
   } else if (msg.contains("error")) {
     out.error = msg["error"].get<std::string>();
   } else {
@@ -79,18 +93,15 @@ TaskOutcome finish(Running& r) {
 
 }  // namespace
 
-std::vector<TaskOutcome> run_forked_tasks(const std::vector<std::function<Json()>>& tasks,
-                                          int jobs) {
-  if (jobs < 1) jobs = 1;
-  std::vector<TaskOutcome> out(tasks.size());
+void run_in_processes(size_t n, int jobs, const std::function<Json(size_t)>& task,
+                      const std::function<void(size_t, TaskOutcome)>& done,
+                      const std::string& process_noun) {
+  const size_t slots = static_cast<size_t>(jobs < 1 ? 1 : jobs);
   std::vector<Running> running;
   size_t next = 0;
   uint8_t buf[1 << 16];
-  while (next < tasks.size() || !running.empty()) {
-    while (next < tasks.size() && running.size() < static_cast<size_t>(jobs)) {
-      running.push_back(start(tasks[next], next));
-      ++next;
-    }
+  while (next < n || !running.empty()) {
+    while (next < n && running.size() < slots) running.push_back(start(task, next++));
     std::vector<pollfd> pfds;
     for (const auto& r : running) pfds.push_back({r.fd, POLLIN, 0});
     if (::poll(pfds.data(), pfds.size(), -1) < 0) {
@@ -100,17 +111,18 @@ std::vector<TaskOutcome> run_forked_tasks(const std::vector<std::function<Json()
     // Drain ready pipes; a child that closed its end (EOF) is reaped and its slot freed.
     for (size_t i = pfds.size(); i-- > 0;) {
       if (pfds[i].revents == 0) continue;
-      const ssize_t n = ::read(running[i].fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        running[i].bytes.insert(running[i].bytes.end(), buf, buf + n);
+      const ssize_t got = ::read(running[i].fd, buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      if (got > 0) {
+        running[i].bytes.insert(running[i].bytes.end(), buf, buf + got);
         continue;
       }
-      out[running[i].task] = finish(running[i]);
+      Running r = std::move(running[i]);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      const size_t index = r.task;
+      done(index, finish(r, process_noun));
     }
   }
-  return out;
 }
 
 }  // namespace pdsim

@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/core/fork_call.hpp"
+#include "sim/core/process_pool.hpp"
+
+namespace pdsim {
+namespace {
+
+std::vector<TaskOutcome> run_all(size_t n, int jobs, const std::function<Json(size_t)>& task,
+                                 std::vector<size_t>* order = nullptr) {
+  std::vector<TaskOutcome> out(n);
+  std::vector<int> calls(n, 0);
+  run_in_processes(n, jobs, task, [&](size_t i, TaskOutcome o) {
+    ++calls[i];
+    if (order) order->push_back(i);
+    out[i] = std::move(o);
+  });
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(calls[i], 1) << "task " << i;
+  return out;
+}
+
+TEST(ProcessPool, EveryTaskOnceWithItsResult) {
+  const auto out = run_all(7, 3, [](size_t i) { return Json{{"square", i * i}}; });
+  for (size_t i = 0; i < out.size(); ++i) {
+    ASSERT_TRUE(out[i].ok) << out[i].error;
+    EXPECT_EQ(out[i].result.at("square").get<size_t>(), i * i);
+  }
+}
+
+TEST(ProcessPool, OneJobFinishesInIndexOrder) {
+  std::vector<size_t> order;
+  run_all(
+      4, 1, [](size_t i) { return Json(i); }, &order);
+  EXPECT_EQ(order, (std::vector<size_t>{0, 1, 2, 3}));
+}
+
+TEST(ProcessPool, TaskRunsInAChildProcess) {
+  const pid_t me = ::getpid();
+  const auto out = run_all(1, 1, [](size_t) { return Json(static_cast<long>(::getpid())); });
+  ASSERT_TRUE(out[0].ok);
+  EXPECT_NE(out[0].result.get<long>(), static_cast<long>(me));
+}
+
+TEST(ProcessPool, FailuresAreOutcomesNotCrashes) {
+  const auto out = run_all(4, 2, [](size_t i) -> Json {
+    if (i == 1) throw std::runtime_error("bad point");
+    if (i == 2) ::raise(SIGKILL);
+    if (i == 3) ::_exit(0);  // exits without sending anything
+    return Json("fine");
+  });
+  EXPECT_TRUE(out[0].ok);
+  EXPECT_EQ(out[0].result, Json("fine"));
+  EXPECT_FALSE(out[1].ok);
+  EXPECT_EQ(out[1].error, "bad point");
+  EXPECT_FALSE(out[2].ok);
+  EXPECT_EQ(out[2].error, "worker process died with signal 9");
+  EXPECT_FALSE(out[3].ok);
+  EXPECT_EQ(out[3].error, "worker process returned no result");
+}
+
+TEST(ProcessPool, NoTasksCallsNothing) {
+  int calls = 0;
+  run_in_processes(
+      0, 2, [](size_t) { return Json(); }, [&](size_t, TaskOutcome) { ++calls; });
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(CallInChild, ReturnsOrRethrowsWithTheSimulationNoun) {
+  EXPECT_EQ(call_in_child([] { return Json{{"x", 1}}; }), (Json{{"x", 1}}));
+  try {
+    call_in_child([]() -> Json { throw std::runtime_error("engine failed"); });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "engine failed");
+  }
+  try {
+    call_in_child([]() -> Json {
+      ::raise(SIGKILL);
+      return Json();
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "simulation process died with signal 9");
+  }
+}
+
+}  // namespace
+}  // namespace pdsim
