@@ -1,5 +1,6 @@
 #include "calibrate/pdcal/srd_transport.hpp"
 
+#include "calibrate/pdcal/address_blob.hpp"
 #include "calibrate/pdcal/probe_error.hpp"
 
 #ifdef PDCAL_HAVE_EFADV
@@ -60,18 +61,6 @@ void set_state(Op& op, const OpState& s) {
   std::memcpy(op.ctx, &s, sizeof s);
 }
 
-void put(std::string& s, const void* p, size_t n) {
-  s.append(static_cast<const char*>(p), n);
-}
-template <class T>
-T get(const std::string& s, size_t& pos) {
-  if (pos + sizeof(T) > s.size()) throw ProbeError("bootstrap: truncated SRD address blob");
-  T v;
-  std::memcpy(&v, s.data() + pos, sizeof v);
-  pos += sizeof v;
-  return v;
-}
-
 bool is_efa(ibv_context* ctx, efadv_device_attr* attr) {
   efadv_device_attr a{};
   const bool ok = efadv_query_device(ctx, &a, sizeof a) == 0;
@@ -109,20 +98,20 @@ class SrdTransport final : public Transport {
     for (int i = 0; i < kBounce; ++i) post_bounce(i);
 
     std::string blob;
-    put(blob, &gid, sizeof gid);
-    put(blob, &mr_->rkey, sizeof mr_->rkey);
+    blob_put(blob, &gid, sizeof gid);
+    blob_put(blob, &mr_->rkey, sizeof mr_->rkey);
     const auto base = reinterpret_cast<uint64_t>(buf_);
-    put(blob, &base, sizeof base);
-    for (auto* q : qps_) put(blob, &q->qp_num, sizeof q->qp_num);
+    blob_put(blob, &base, sizeof base);
+    for (auto* q : qps_) blob_put(blob, &q->qp_num, sizeof q->qp_num);
     const auto all = boot.allgather(blob, opt.timeout_s);
     peers_.resize(R);
     for (size_t p = 0; p < R; ++p) {
       size_t pos = 0;
       Peer& pe = peers_[p];
-      const auto rgid = get<ibv_gid>(all[p], pos);
-      pe.rkey = get<uint32_t>(all[p], pos);
-      pe.addr = get<uint64_t>(all[p], pos);
-      for (size_t e = 0; e < E; ++e) pe.qpn.push_back(get<uint32_t>(all[p], pos));
+      const auto rgid = blob_get<ibv_gid>(all[p], pos, "SRD");
+      pe.rkey = blob_get<uint32_t>(all[p], pos, "SRD");
+      pe.addr = blob_get<uint64_t>(all[p], pos, "SRD");
+      for (size_t e = 0; e < E; ++e) pe.qpn.push_back(blob_get<uint32_t>(all[p], pos, "SRD"));
       if (static_cast<int>(p) == rank_) continue;
       ibv_ah_attr a{};
       a.is_global = 1;

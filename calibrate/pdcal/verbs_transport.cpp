@@ -1,5 +1,6 @@
 #include "calibrate/pdcal/verbs_transport.hpp"
 
+#include "calibrate/pdcal/address_blob.hpp"
 #include "calibrate/pdcal/probe_error.hpp"
 #include "calibrate/pdcal/srd_transport.hpp"
 
@@ -26,18 +27,6 @@ std::unique_ptr<Transport> make_verbs_transport(const VerbsOptions& opt, Bootstr
 #else
 
 namespace {
-
-void put(std::string& s, const void* p, size_t n) {
-  s.append(static_cast<const char*>(p), n);
-}
-template <class T>
-T get(const std::string& s, size_t& pos) {
-  if (pos + sizeof(T) > s.size()) throw ProbeError("bootstrap: truncated verbs address blob");
-  T v;
-  std::memcpy(&v, s.data() + pos, sizeof v);
-  pos += sizeof v;
-  return v;
-}
 
 ibv_device* find_device(const VerbsOptions& opt, ibv_device** list, int n) {
   for (int i = 0; i < n; ++i)
@@ -73,11 +62,11 @@ class VerbsTransport final : public Transport {
     const auto E = static_cast<size_t>(opt.endpoints), R = static_cast<size_t>(nranks_);
     qps_.assign(E * R, nullptr);
     std::string blob;
-    put(blob, &port_.lid, sizeof port_.lid);
-    put(blob, &gid, sizeof gid);
-    put(blob, &mr_->rkey, sizeof mr_->rkey);
+    blob_put(blob, &port_.lid, sizeof port_.lid);
+    blob_put(blob, &gid, sizeof gid);
+    blob_put(blob, &mr_->rkey, sizeof mr_->rkey);
     auto base = reinterpret_cast<uint64_t>(buf_);
-    put(blob, &base, sizeof base);
+    blob_put(blob, &base, sizeof base);
     for (size_t e = 0; e < E; ++e)
       for (size_t p = 0; p < R; ++p) {
         uint32_t qpn = 0;
@@ -85,20 +74,20 @@ class VerbsTransport final : public Transport {
           qps_[e * R + p] = create_qp();
           qpn = qps_[e * R + p]->qp_num;
         }
-        put(blob, &qpn, sizeof qpn);
+        blob_put(blob, &qpn, sizeof qpn);
       }
     auto all = boot.allgather(blob, opt.timeout_s);
     rkey_.resize(R);
     raddr_.resize(R);
     for (size_t p = 0; p < R; ++p) {
       size_t pos = 0;
-      auto lid = get<uint16_t>(all[p], pos);
-      auto rgid = get<ibv_gid>(all[p], pos);
-      rkey_[p] = get<uint32_t>(all[p], pos);
-      raddr_[p] = get<uint64_t>(all[p], pos);
+      auto lid = blob_get<uint16_t>(all[p], pos, "verbs");
+      auto rgid = blob_get<ibv_gid>(all[p], pos, "verbs");
+      rkey_[p] = blob_get<uint32_t>(all[p], pos, "verbs");
+      raddr_[p] = blob_get<uint64_t>(all[p], pos, "verbs");
       for (size_t e = 0; e < E; ++e)
         for (size_t q = 0; q < R; ++q) {
-          auto qpn = get<uint32_t>(all[p], pos);
+          auto qpn = blob_get<uint32_t>(all[p], pos, "verbs");
           if (static_cast<int>(q) == rank_ && static_cast<int>(p) != rank_)
             connect_qp(qps_[e * R + p], qpn, lid, rgid);
         }
