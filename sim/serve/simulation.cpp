@@ -19,6 +19,7 @@
 #include "sim/serve/decode_tail.hpp"
 #include "sim/serve/platform.hpp"
 #include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/serving_state.hpp"
 #include "sim/serve/tail_log.hpp"
 #include "sim/serve/workload.hpp"
 
@@ -27,37 +28,7 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 using Lock = std::unique_lock<sg4::Mutex>;
-
-struct ChunkPiece {
-  int id;
-  PrefillSegment seg;
-  bool last;  // the request's final chunk
-};
-struct Chunk {
-  std::vector<ChunkPiece> pieces;
-  bool end = false;  // sentinel: no more chunks
-};
-
-struct DecodeRank {
-  double kv_free_tokens = 0;
-  int slots_free = 0;
-  std::deque<int> waiting;  // requests waiting for a reservation, FIFO
-  std::vector<int> running;
-};
-
-struct DecodeInstance {
-  std::vector<DecodeRank> ranks;
-  std::vector<RankState> states;  // per rank: contexts of `running`, in the same order
-  std::vector<int> arrived;  // KV complete, not yet admitted
-  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
-  int expected = 0, finished = 0;
-};
-
-struct PrefillInstance {
-  std::deque<int> queue;
-  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
-  int expected = 0, taken = 0;
-};
+using namespace serving;
 
 class ServingSim {
  public:
