@@ -16,7 +16,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/serve/deployment.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/simulation.hpp"
 
 namespace pdsim {
 namespace {
@@ -195,7 +195,10 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   const std::optional<uint64_t> seed = res.seed;
   const auto run_one = [&opt, seed](std::vector<std::string> sets, bool full) {
     return [&opt, seed, sets, full]() -> Json {
-      const SimResults r = run_scenario_file(opt.scenario, sets, seed);
+      // Already in a process of its own (run_in_processes below): simulate here.
+      Scenario sc = load_scenario(opt.scenario, sets);
+      if (seed) sc.seed = *seed;
+      const SimResults r = simulate(build_deployment(sc), sc.seed);
       const Json sum = bench_summary(r);
       Json m = {{"mean_tpot_ms", sum.at("mean_tpot_ms")},
                 {"p99_itl_ms", sum.at("p99_itl_ms")},
