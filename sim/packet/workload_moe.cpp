@@ -5,6 +5,7 @@
 // BF16 combine 2·hidden bytes (calibration-inputs.md). Copies to a rank in the same node go
 // over NVLink when the node has an NVSwitch. A phase ends when the last copy has arrived; the
 // next phase starts gap_us later, with fresh routing.
+#include "sim/packet/moe_copy_bytes.hpp"
 #include "sim/packet/workload.hpp"
 
 namespace pdsim::packet {
@@ -20,14 +21,7 @@ class MoeA2AWorkload : public Workload {
     tokens_ = static_cast<int>(s.at("tokens_per_rank").positive_integer());
     experts_ = static_cast<int>(s.at("num_experts").positive_integer());
     top_k_ = static_cast<int>(s.at("top_k").positive_integer());
-    const int64_t hidden = s.at("hidden").positive_integer();
-    const std::string phase = s.at("phase").string();
-    if (phase == "dispatch")
-      bytes_ = hidden + hidden / 128 * 4 + 16;
-    else if (phase == "combine")
-      bytes_ = 2 * hidden;
-    else
-      s.at("phase").fail("expected 'dispatch' or 'combine'");
+    bytes_ = moe_copy_bytes(s);
     phases_ = static_cast<int>(s.int_or("phases", 1));
     gap_ps_ = us_to_ps(s.num_or("gap_us", 0));
     gpn_ = net.config().topo.gpus_per_node;

@@ -15,6 +15,7 @@
 #include <map>
 #include <utility>
 
+#include "sim/packet/moe_copy_bytes.hpp"
 #include "sim/packet/workload.hpp"
 
 namespace pdsim::packet {
@@ -34,14 +35,7 @@ class ServeA2A : public Workload {
     first_node_ = static_cast<int>(s.int_or("first_node", 0));
     experts_ = static_cast<int>(s.at("num_experts").positive_integer());
     top_k_ = static_cast<int>(s.at("top_k").positive_integer());
-    const int64_t hidden = s.at("hidden").positive_integer();
-    const std::string phase = s.at("phase").string();
-    if (phase == "dispatch")  // FP8 hidden + per-128 scales + 16 B header (DeepEP LL layout)
-      bytes_ = hidden + hidden / 128 * 4 + 16;
-    else if (phase == "combine")
-      bytes_ = 2 * hidden;
-    else
-      s.at("phase").fail("expected 'dispatch' or 'combine'");
+    bytes_ = moe_copy_bytes(s);
     phases_ = static_cast<int>(s.int_or("phases", 1));
     gap_ps_ = us_to_ps(s.num_or("gap_us", 0));
     stop_ = s.bool_or("stop_when_done", false);
