@@ -10,20 +10,7 @@ import json
 import pathlib
 import sys
 
-
-def load(d, name):
-    f = d / f"raw-{name}.json"
-    return json.loads(f.read_text()) if f.exists() else None
-
-
-def read_env(d):
-    env = {}
-    f = d / "env.txt"
-    if f.exists():
-        for line in f.read_text().splitlines():
-            k, _, v = line.partition("=")
-            env.setdefault(k, []).append(v)
-    return env
+from hwbench_results import load, read_env  # this folder (the script's, on sys.path)
 
 
 def curve(x, eff, unit, note):
