@@ -5,6 +5,7 @@
 
 #include "calibrate/check_profile.hpp"
 #include "calibrate/fit_profile.hpp"
+#include "calibrate/import_parameters.hpp"
 #include "calibrate/measurement.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -14,7 +15,8 @@ namespace {
 
 struct CalibrateArgs {
   pdsim::ProfileFitOptions fit;
-  std::string out, profile, format, import_file, import_out;
+  std::string out, profile, format, import_file, import_out, import_instance;
+  std::vector<std::string> import_params;
   std::vector<std::string> fixes, check_files;
   int samples = 8;
   uint64_t seed = 1;
@@ -57,12 +59,19 @@ PDSIM_CLI_COMMAND(
       check->add_option("measurements", a->check_files, "measurement files")->required();
       check->add_option("--samples", a->samples, "routing samples per row");
       check->add_option("--seed", a->seed, "routing seed");
-      CLI::App* imp = app.add_subcommand("import", "Convert a tool's output into a measurement file");
+      CLI::App* imp =
+          app.add_subcommand("import", "Convert a tool's output into a measurement file");
       imp->add_option("--format", a->format,
                       "input format: " + pdsim::MeasurementImporterRegistry::instance().names())
           ->required();
       imp->add_option("file", a->import_file, "the tool's output")->required();
       imp->add_option("-o,--output", a->import_out, "measurement file to write (default: stdout)");
+      imp->add_option("--instance-type", a->import_instance,
+                      "add gpus_per_node, nics_per_gpu and nic_gbps from this instance type "
+                      "(models/catalog/instance) where the output lacks them");
+      imp->add_option("--param", a->import_params,
+                      "add a parameter KEY=VALUE (repeatable), e.g. backend=cpu-proxy ep=16 "
+                      "num_experts=256");
       return [a, fit, check, imp]() -> int {
         a->fit.a2a.samples = a->samples;
         a->fit.a2a.seed = a->seed;
@@ -84,7 +93,9 @@ PDSIM_CLI_COMMAND(
           auto importer = pdsim::MeasurementImporterRegistry::instance().create(
               a->format, "<command line>", "--format");
           const std::string text = pdsim::read_file(a->import_file);
-          const std::string json = importer->parse(text, a->import_file).dump(2) + "\n";
+          pdsim::Json doc = importer->parse(text, a->import_file);
+          pdsim::add_import_parameters(doc, a->import_instance, a->import_params);
+          const std::string json = doc.dump(2) + "\n";
           if (a->import_out.empty()) {
             std::cout << json;
           } else {

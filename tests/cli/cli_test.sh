@@ -38,6 +38,9 @@ expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/b
 expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
 expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
 expect list 0 "cpu-proxy" -- "$PDSIM" list
+# Run facts DeepEP output lacks, added at import (calibrate/import_parameters.hpp).
+expect import-instance 0 '"nics_per_gpu": 2.0' -- "$PDSIM" calibrate import --format deepep "$SRC/tests/data/formats/deepep_low_latency.txt" --instance-type p5en.48xlarge --param backend=cpu-proxy --param ep=16
+expect import-param-bad 2 "field '--param': KEY=VALUE, got 'ep16'" -- "$PDSIM" calibrate import --format deepep "$SRC/tests/data/formats/deepep_low_latency.txt" --param ep16
 expect list-commands 0 "  sweep             run a grid" -- "$PDSIM" list
 expect list-workloads 0 "  moe_a2a           MoE dispatch/combine phases over EP ranks" -- "$PDSIM" list
 # Import (docs/import.md) and --report (docs/reports.md).
