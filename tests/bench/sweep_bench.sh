@@ -14,6 +14,12 @@ export PDSIM_DATA_DIR=$PWD
 PIN=()
 if [ -n "${CPUS:-}" ]; then PIN=(taskset -c "$CPUS"); fi
 S=scenarios/sweeps/glm51-efa-family-1000.json
+# The machine context every figure needs (as google/benchmark prints it).
+echo "context: $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo ?)" \
+  "| $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1))" \
+  "| load $(cut -d' ' -f1-3 /proc/loadavg)" \
+  "| THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo n/a)" \
+  "| jobs $JOBS${CPUS:+ on CPUs $CPUS}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 times=()
 for i in $(seq 1 "$REPEATS"); do
