@@ -7,6 +7,7 @@
 #include <string>
 
 namespace pdsim {
+#ifndef PDSIM_SANITIZE  // sanitizers replace malloc: nothing to tune
 namespace {
 
 constexpr const char* kTunable = "glibc.malloc.hugetlb";
@@ -26,7 +27,6 @@ std::string env_or_empty(const char* name) {
 }  // namespace
 
 void reexec_with_malloc_hugepages(char** argv) {
-#ifndef PDSIM_SANITIZE
   if (env_or_empty("PDSIM_MALLOC_HUGEPAGES") == "0") return;
   const std::string tunables = env_or_empty("GLIBC_TUNABLES");
   if (tunables.find(kTunable) != std::string::npos) return;
@@ -44,9 +44,9 @@ void reexec_with_malloc_hugepages(char** argv) {
     ::unsetenv("GLIBC_TUNABLES");
   else
     ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
-#else
-  (void)argv;
-#endif
 }
+#else
+void reexec_with_malloc_hugepages(char**) {}
+#endif
 
 }  // namespace pdsim
