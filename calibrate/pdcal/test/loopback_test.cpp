@@ -268,18 +268,15 @@ int main(int argc, char** argv) {
     if (probe == "pingpong") {
       // Sizes 1, 2, 4, ..., 1 MiB: 21 rows on both ranks.
       expect(rows.size() == 21, who + ": 21 sizes");
-      for (const auto& row : rows) {
-        check_quantiles(row, who + " " + row["bytes"].dump() + " B");
-        // No message arrives faster than one memcpy of it: even the fastest sample satisfies
-        // t >= bytes / (memcpy GB/s · 1e3) µs, a floor that grows with size. (Medians of nearby
-        // sizes are not compared: on a shared 2-core host a burst of load can inflate a whole
-        // size's samples, so they need not be monotone.)
-        double floor_us = row["bytes"].get<double>() / (memcpy_GBps * 1e3);
-        expect(row["min_us"].get<double>() >= floor_us,
-               who + ": " + row["bytes"].dump() + " B no faster than memcpy");
-      }
+      // (Medians of nearby sizes are not compared: on a shared 2-core host a burst of load can
+      // inflate a whole size's samples, so they need not be monotone.)
+      for (const auto& row : rows) check_quantiles(row, who + " " + row["bytes"].dump() + " B");
+      // No message arrives faster than one memcpy of it. pdcal measures the memcpy rate on
+      // buffers of the largest message (1 MiB here), so the like-for-like floor is the 1 MiB
+      // row's: a smaller message copied within the CPU caches can beat the 1 MiB rate (a 256 KiB
+      // row did on this host), so the floor is not applied to smaller rows. 1 MiB at memcpy
+      // speed (tens of GB/s) is >= ~20 µs.
       const json* big = row_with(rows, "bytes", 1 << 20);
-      // 1 MiB at memcpy speed (tens of GB/s) is >= ~20 µs; the floor must be a real bound.
       expect(big && (*big)["min_us"].get<double>() >= (1 << 20) / (memcpy_GBps * 1e3),
              who + ": 1 MiB row present and above the copy floor");
     }
