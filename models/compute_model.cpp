@@ -63,7 +63,7 @@ StepCost ComputeModel::decode_non_moe(const DecodeRankBatch& b) const {
   if (model_.num_dense_layers() > 0) {
     StepCost layer = attention_block(model_, rf, kv_dtype_, decode_shape(b, decode_tp_), false);
     layer.append(dense_mlp(model_, rf, T, decode_tp_));
-    out.append(std::move(layer), model_.num_dense_layers());
+    out.append(layer, model_.num_dense_layers());
   }
   out.append(lm_head(model_, rf, T, decode_tp_));
   return out;
@@ -153,7 +153,7 @@ StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
   if (dense > 0) {
     StepCost layer = attention_block(m, rf, kv_dtype_, s, false);
     layer.append(dense_mlp(m, rf, tokens_mlp * l.moe_dense_tp, l.moe_dense_tp));
-    out.append(std::move(layer), dense);
+    out.append(layer, dense);
   }
   if (moe > 0) {
     StepCost layer = attention_block(m, rf, kv_dtype_, s, true);
@@ -161,7 +161,7 @@ StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
                               total_new * m.top_k / m.n_routed_experts);
     layer.append(routed_experts(m, rf, local));
     layer.append(shared_experts(m, rf, tokens_mlp));
-    out.append(std::move(layer), moe);
+    out.append(layer, moe);
   }
   // Logits only for each segment's last token (SGLang prunes the rest before the LM head).
   if (l.has_lm_head)

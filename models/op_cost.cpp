@@ -15,19 +15,10 @@ void make_room(std::vector<OpCost>& ops, size_t more) {
 
 void StepCost::append(const StepCost& other, double times) {
   make_room(ops, other.ops.size());
-  for (OpCost op : other.ops) {
+  for (OpCost op : other.ops) {  // a plain value (literal names): copying is moving
     op.count *= times;
-    ops.push_back(std::move(op));
+    ops.push_back(op);
   }
-}
-
-void StepCost::append(StepCost&& other, double times) {
-  make_room(ops, other.ops.size());
-  for (OpCost& op : other.ops) {
-    op.count *= times;
-    ops.push_back(std::move(op));
-  }
-  other.ops.clear();
 }
 
 double StepCost::total_us() const {

@@ -24,7 +24,6 @@ struct StepCost {
   std::vector<OpCost> ops;
   void add(OpCost op) { ops.push_back(std::move(op)); }
   void append(const StepCost& other, double times = 1.0);  // ops scaled by `times`
-  void append(StepCost&& other, double times = 1.0);       // the same, moving the ops
   double total_us() const;                                 // Σ time_us × count
   double category_us(std::string_view category) const;
   double total_flops() const;

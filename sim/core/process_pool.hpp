@@ -6,7 +6,7 @@
 //
 // Users: `pdsim run`/`compare` and a sweep point's SLO rates (call_in_child, one task), the sweep's
 // point workers (streaming: each point's line is written as it finishes), `pdsim sensitivity`
-// (run_forked_tasks: results in task order).
+// (outcomes stored in task order).
 #include <cstddef>
 #include <functional>
 #include <string>

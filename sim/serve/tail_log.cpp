@@ -25,14 +25,12 @@ template <class Log>
 Json summary_of(const Log& log, int worst_listed) {
   // (duration, position) pairs sorted longest first, ties by position: the order a stable sort
   // of positions by duration would give, without indexing the log inside the comparator.
-  std::vector<std::pair<double, size_t>> keyed;  // (duration, index into `in_log_order`)
-  std::vector<const IterationRecord*> in_log_order;
+  std::vector<std::pair<double, size_t>> keyed;  // (duration, position in the log)
   double samples = 0;
-  for (const IterationRecord& r : log)
-    if (r.requests > 0) {
-      keyed.emplace_back(r.duration_us, in_log_order.size());
-      in_log_order.push_back(&r);
-      samples += r.requests;
+  for (size_t i = 0; i < log.size(); ++i)
+    if (log[i].requests > 0) {
+      keyed.emplace_back(log[i].duration_us, i);
+      samples += log[i].requests;
     }
   Json out = Json{{"itl_samples", samples}, {"iterations", keyed.size()}};
   if (keyed.empty()) return out;
@@ -41,7 +39,7 @@ Json summary_of(const Log& log, int worst_listed) {
   });
   // The records themselves in that order: the passes below do not index the log (a deque).
   std::vector<const IterationRecord*> order(keyed.size());
-  for (size_t j = 0; j < keyed.size(); ++j) order[j] = in_log_order[keyed[j].second];
+  for (size_t j = 0; j < keyed.size(); ++j) order[j] = &log[keyed[j].second];
   // Weighted median: the sample at half the weight counted from the top.
   double acc = 0;
   const IterationRecord* median = order.back();

@@ -87,6 +87,13 @@ Json infeasible_line(const SweepSpec& s, const SweepPoint& p, const PointCheck& 
   return line;
 }
 
+Json error_line(const SweepSpec& s, const SweepPoint& p, const std::string& why) {
+  Json line = base_line(s, p);
+  line["status"] = "error";
+  line["reason"] = why;
+  return line;
+}
+
 Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker) {
   Json line = base_line(s, p);
   try {

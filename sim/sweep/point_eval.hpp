@@ -28,5 +28,7 @@ PointCheck check_point(const SweepSpec& s, const SweepPoint& p);
 Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker = false);
 // The line of a point filtered out as infeasible (no simulation).
 Json infeasible_line(const SweepSpec& s, const SweepPoint& p, const PointCheck& c);
+// The line of a point whose worker failed (threw, died, or sent no line): status "error".
+Json error_line(const SweepSpec& s, const SweepPoint& p, const std::string& why);
 
 }  // namespace pdsim

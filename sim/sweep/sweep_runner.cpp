@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,19 +12,6 @@
 
 namespace pdsim {
 namespace {
-
-// The line written for a point whose worker failed (threw, died, or sent no line).
-Json error_line(const SweepSpec& spec, const SweepPoint& p, const std::string& why) {
-  return Json{{"sweep", spec.hash},
-              {"point", p.index},
-              {"id", p.id},
-              {"overrides", p.overrides},
-              {"points_total", spec.points.size()},
-              {"status", "error"},
-              {"reason", why},
-              {"gpus", 0},
-              {"summary", nullptr}};
-}
 
 class Progress {
  public:
@@ -73,11 +59,11 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
       pending.push_back(&p);
   }
   // Feasibility first: infeasible points are written (with their reasons) without simulating.
-  std::deque<const SweepPoint*> queue;
+  std::vector<const SweepPoint*> todo;
   for (const SweepPoint* p : pending) {
     const PointCheck c = check_point(spec, *p);
     if (c.feasible) {
-      queue.push_back(p);
+      todo.push_back(p);
       continue;
     }
     out.append(infeasible_line(spec, *p, c));
@@ -85,11 +71,10 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
     log << "infeasible point " << p->index << " " << p->overrides.dump() << ": " << c.reason
         << "\n";
   }
-  Progress bar(opt.progress, static_cast<int>(queue.size()));
+  Progress bar(opt.progress, static_cast<int>(todo.size()));
   bar.update(0);
   // One worker process per point (sim/core/process_pool): it dies with the sweep, so a killed
   // sweep leaves no stray simulations; each line is appended (and fsync'ed) as its point ends.
-  const std::vector<const SweepPoint*> todo(queue.begin(), queue.end());
   run_in_processes(
       todo.size(), opt.jobs,
       [&](size_t i) {
