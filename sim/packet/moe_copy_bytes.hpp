@@ -1,21 +1,25 @@
 #pragma once
-// Bytes of one (token, expert) copy in a DeepEP low-latency all-to-all phase
-// (calibration-inputs.md): dispatch sends FP8 hidden + one FP32 scale per 128 + a 16 B header,
-// combine sends BF16 hidden. Read from a workload's "hidden" and "phase" fields; any other phase
-// is an input error naming the field.
+// Bytes of one (token, expert) copy in a DeepEP low-latency all-to-all phase, read from a packet
+// workload's "hidden" and "phase" fields: the analytic fabric's a2a_message_bytes (one formula
+// for both fidelities), rounded up to whole bytes. Any other phase is an input error naming the
+// field.
+#include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "sim/core/json_reader.hpp"
+#include "sim/fabric/alltoall.hpp"
 
 namespace pdsim::packet {
 
 inline int64_t moe_copy_bytes(const JsonNode& workload) {
-  const int64_t hidden = workload.at("hidden").positive_integer();
+  A2AConfig c;
+  c.hidden = static_cast<int>(workload.at("hidden").positive_integer());
   const std::string phase = workload.at("phase").string();
-  if (phase == "dispatch") return hidden + hidden / 128 * 4 + 16;
-  if (phase != "combine") workload.at("phase").fail("expected 'dispatch' or 'combine'");
-  return 2 * hidden;
+  if (phase != "dispatch" && phase != "combine")
+    workload.at("phase").fail("expected 'dispatch' or 'combine'");
+  return static_cast<int64_t>(std::ceil(
+      a2a_message_bytes(c, phase == "dispatch" ? A2APhase::dispatch : A2APhase::combine)));
 }
 
 }  // namespace pdsim::packet
