@@ -133,11 +133,6 @@ std::optional<std::string> Scanner::word() {
   return w;
 }
 
-bool Scanner::at_end() {
-  skip_blanks();
-  return pos_ == s_.size();
-}
-
 bool Scanner::find(std::string_view w) {
   size_t at = s_.find(w, pos_);
   if (at == std::string_view::npos) return false;

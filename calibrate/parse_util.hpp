@@ -34,7 +34,6 @@ class Scanner {
   bool lit(std::string_view word);
   std::optional<double> number();     // skips blanks first
   std::optional<std::string> word();  // run of non-blank chars except ',' ':' '(' ')'
-  bool at_end();                      // only blanks left
   bool find(std::string_view word);   // advance past the next occurrence of word
  private:
   void skip_blanks();

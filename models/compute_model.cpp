@@ -28,13 +28,6 @@ double kernels(const StepCost& c) {
 
 }  // namespace
 
-KvDtype parse_kv_dtype(const JsonNode& node) {
-  std::string s = node.string();
-  if (s == "bf16") return KvDtype::bf16;
-  if (s == "fp8") return KvDtype::fp8;
-  node.fail("expected \"bf16\" or \"fp8\", got \"" + s + "\"");
-}
-
 ComputeModel::ComputeModel(ModelConfig model, GpuSpec gpu, GpuProfile profile, KvDtype kv_dtype)
     : model_(std::move(model)),
       gpu_(std::move(gpu)),

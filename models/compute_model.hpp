@@ -6,13 +6,11 @@
 
 #include "models/gpu_profile.hpp"
 #include "models/hardware.hpp"
+#include "models/kv_dtype.hpp"
 #include "models/model_config.hpp"
 #include "models/op_cost.hpp"
 
 namespace pdsim {
-
-enum class KvDtype { bf16, fp8 };
-KvDtype parse_kv_dtype(const JsonNode& node);  // "bf16" | "fp8"
 
 // The requests one decode DP-attention rank runs in one forward.
 struct DecodeRankBatch {
@@ -70,7 +68,6 @@ class ComputeModel {
   // Decode without DP attention (e.g. a dense model served with --tp-size N): heads, dense MLP and
   // LM head split `tp` ways on every rank, which runs the whole batch. Default 1 (DP attention).
   void set_decode_tp(int tp);
-  int decode_tp() const { return decode_tp_; }
 
   const ModelConfig& model() const { return model_; }
   const GpuSpec& gpu() const { return gpu_; }

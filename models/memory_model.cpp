@@ -73,7 +73,7 @@ MemoryPlan plan_memory(const ModelConfig& m, const GpuSpec& gpu, const ParallelL
            {"kv_bytes_per_token", p.kv_bytes_per_token},
            {"kv_pool_bytes", p.kv_pool_bytes},
            {"kv_capacity_tokens", p.kv_capacity_tokens},
-           {"kv_dtype", dtype == KvDtype::bf16 ? "bf16" : "fp8"}};
+           {"kv_dtype", kv_dtype_name(dtype)}};
   return p;
 }
 

@@ -34,22 +34,4 @@ double StepCost::category_us(std::string_view category) const {
   return t;
 }
 
-double StepCost::total_flops() const {
-  double f = 0;
-  for (const auto& op : ops) f += op.flops * op.count;
-  return f;
-}
-
-double StepCost::total_bytes() const {
-  double b = 0;
-  for (const auto& op : ops) b += op.bytes * op.count;
-  return b;
-}
-
-bool StepCost::any_out_of_range() const {
-  for (const auto& op : ops)
-    if (op.out_of_range) return true;
-  return false;
-}
-
 }  // namespace pdsim

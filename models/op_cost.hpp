@@ -26,9 +26,6 @@ struct StepCost {
   void append(const StepCost& other, double times = 1.0);  // ops scaled by `times`
   double total_us() const;                                 // Σ time_us × count
   double category_us(std::string_view category) const;
-  double total_flops() const;
-  double total_bytes() const;
-  bool any_out_of_range() const;
 };
 
 }  // namespace pdsim

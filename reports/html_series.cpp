@@ -117,25 +117,6 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
   return out;
 }
 
-std::vector<Json> read_sweep_lines(const std::string& file) {
-  const std::string text = read_file(file);
-  std::vector<Json> out;
-  size_t start = 0, line = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    ++line;
-    const std::string s = text.substr(start, end - start);
-    start = end + 1;
-    if (s.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Json j = Json::parse(s, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded())
-      throw InputError(file, "line " + std::to_string(line), "one JSON object per line");
-    out.push_back(std::move(j));
-  }
-  return out;
-}
-
 std::vector<size_t> pareto_frontier(const std::vector<SweepResultPoint>& points) {
   std::vector<size_t> idx;
   std::vector<FrontierInput> xy;

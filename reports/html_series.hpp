@@ -50,8 +50,6 @@ struct SweepResultPoint {
 // `lines[i]` is line i + 1 of `file` (InputError naming file and line on a bad line).
 std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
                                                  const std::string& file);
-// Reads a JSONL results file (blank lines skipped).
-std::vector<Json> read_sweep_lines(const std::string& file);
 
 // Indices of the "ok" points not dominated in (lower mean TPOT, higher output throughput per
 // GPU), ordered by TPOT; of equal points the first is kept (sim/sweep/analysis.hpp's frontier,

@@ -1,7 +1,7 @@
 #include "reports/run_outputs.hpp"
 
 #include "reports/report_writer.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/atomic_file.hpp"
 
 namespace pdsim {

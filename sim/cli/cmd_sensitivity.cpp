@@ -1,11 +1,11 @@
 // pdsim sensitivity SCENARIO [--set ...] [--seed N] [--step 0.2] [--jobs N] [--param NAME]...
 //                             [--no-gpu] [--list] [-o FILE]
 // Ranks the fabric (and GPU) profile parameters by their elasticity on mean TPOT and p99 ITL;
-// method in calibrate/sensitivity.hpp.
+// method in sim/sweep/sensitivity.hpp.
 #include <iostream>
 #include <memory>
 
-#include "calibrate/sensitivity.hpp"
+#include "sim/sweep/sensitivity.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 

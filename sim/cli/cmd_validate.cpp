@@ -6,7 +6,7 @@
 
 #include "reports/bench_serving_jsonl.hpp"
 #include "reports/run_outputs.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "reports/validate.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"

@@ -10,7 +10,6 @@ using Picoseconds = int64_t;
 
 constexpr double kBitsPerByte = 8.0;
 constexpr double us_to_s(double us) { return us * 1e-6; }
-constexpr double s_to_us(double s) { return s * 1e6; }
 constexpr double s_to_ms(double s) { return s * 1e3; }
 constexpr double gbps_to_bytes_per_s(double gbps) { return gbps * 1e9 / kBitsPerByte; }  // Gb/s
 constexpr double GBps_to_bytes_per_s(double GBps) { return GBps * 1e9; }                 // GB/s

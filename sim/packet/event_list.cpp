@@ -30,12 +30,6 @@ void EventList::schedule_in(Picoseconds delay, EventHandler* h, int kind, Packet
   schedule(now_ + delay, h, kind, pkt);
 }
 
-size_t EventList::pending() const {
-  size_t n = heap_.size();
-  for (const Fifo& f : fifos_) n += f.size;
-  return n;
-}
-
 void EventList::sift_up(size_t i) {
   Event e = heap_[i];
   while (i > 0) {

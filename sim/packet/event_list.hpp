@@ -34,7 +34,6 @@ class EventList {
   void run(Picoseconds until);
   void stop() { stopped_ = true; }
   uint64_t events_run() const { return events_run_; }
-  size_t pending() const;
 
  private:
   struct Event {

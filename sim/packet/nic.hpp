@@ -15,7 +15,6 @@ class Nic : public PacketSink, public Feeder, public EventHandler {
   Packet* pull() override;
   void handle_event(int kind, Packet* pkt) override;
   void activate(Connection* c);
-  void send_control(Packet* pkt) { port_.receive(pkt); }
   Queue& port() { return port_; }
   // RTT estimate (Jacobson/Karels) over the samples of all SRD contexts of this NIC: a context
   // with few samples of its own still meets the queues its siblings measured (cf. TCP's

@@ -38,7 +38,6 @@ class Topology {
   // overcount merges; used only to bound path counts).
   int endpoints() const { return static_cast<int>(endpoints_.size()); }
   int switches() const { return static_cast<int>(switches_.size()); }
-  int switch_of(int endpoint) const { return endpoints_[static_cast<size_t>(endpoint)].sw; }
   Queue& uplink(int endpoint) { return *endpoints_[static_cast<size_t>(endpoint)].up; }
   void set_sink(int endpoint, PacketSink* sink) { endpoints_[static_cast<size_t>(endpoint)].sink = sink; }
   // Largest unloaded one-way latency between two endpoints (links + serialisation of `bytes`).

@@ -1,16 +1,11 @@
 #include "sim/packet/workload.hpp"
 
+#include "sim/core/stable_hash.hpp"
+
 namespace pdsim::packet {
-namespace {
-uint64_t fnv1a(const std::string& s) {  // portable, unlike std::hash
-  uint64_t h = 1469598103934665603ULL;
-  for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ULL;
-  return h;
-}
-}  // namespace
 
 Workload::Workload(const JsonNode& spec, Network& net, const std::string& kind)
-    : net_(net), rng_(net.workload_rng.fork(fnv1a(spec.path()))), kind_(kind) {
+    : net_(net), rng_(net.workload_rng.fork(fnv1a_64(spec.path()))), kind_(kind) {
   const size_t bracket = spec.path().find('[');
   name_ = spec.str_or("name", kind + (bracket == std::string::npos ? "" : spec.path().substr(bracket)));
   start_ps_ = us_to_ps(spec.has("start_us") ? spec.at("start_us").non_negative() : 0.0);

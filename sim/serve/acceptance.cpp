@@ -4,8 +4,8 @@
 
 namespace pdsim {
 
-AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c)
-    : enabled_(c.enabled()), steps_(c.num_steps), p_(c.accept_prob) {}
+AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c, bool variance)
+    : enabled_(c.enabled()), steps_(c.num_steps), p_(c.accept_prob), variance_(variance) {}
 
 int AcceptanceModel::sample_tokens(Rng& rng) const {
   if (!enabled_) return 1;
@@ -19,6 +19,14 @@ double AcceptanceModel::mean_tokens() const {
   double s = 0;
   for (int i = 0; i <= steps_; ++i) s += std::pow(p_, i);
   return s;
+}
+
+int AcceptanceModel::chunk_tokens(Rng& rng, double& carry) const {
+  if (variance_) return sample_tokens(rng);
+  carry += mean_tokens();
+  const int n = static_cast<int>(std::floor(carry));
+  carry -= n;
+  return n;
 }
 
 }  // namespace pdsim

@@ -12,14 +12,19 @@ namespace pdsim {
 
 class AcceptanceModel {
  public:
-  explicit AcceptanceModel(const SpeculativeConfig& c);
+  // `variance` (tail.acceptance_variance): chunk_tokens() draws; off, it streams the expectation.
+  explicit AcceptanceModel(const SpeculativeConfig& c, bool variance = true);
   int sample_tokens(Rng& rng) const;  // tokens emitted by one verify step of one request
   double mean_tokens() const;
+  // Tokens in one request's chunk of one iteration: drawn, or (variance off) the expected count
+  // with the fraction carried in `carry` to the request's next chunk.
+  int chunk_tokens(Rng& rng, double& carry) const;
 
  private:
   bool enabled_;
   int steps_;
   double p_;
+  bool variance_;
 };
 
 }  // namespace pdsim

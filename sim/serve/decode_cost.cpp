@@ -3,61 +3,18 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sim/core/stable_hash.hpp"
+
 namespace pdsim {
 
-double ForwardTerms::total_us() const {
-  return attention_us + moe_compute_us + dispatch_us + combine_us + draft_us + other_us + launch_us +
-         scheduler_us;
-}
-
-void ForwardTerms::add(const ForwardTerms& o) {
-  attention_us += o.attention_us;
-  moe_compute_us += o.moe_compute_us;
-  dispatch_us += o.dispatch_us;
-  combine_us += o.combine_us;
-  draft_us += o.draft_us;
-  other_us += o.other_us;
-  launch_us += o.launch_us;
-  scheduler_us += o.scheduler_us;
-}
-
-std::map<std::string, double> ForwardTerms::named() const {
-  return {{"attention", attention_us}, {"moe_compute", moe_compute_us}, {"dispatch", dispatch_us},
-          {"combine", combine_us},     {"draft", draft_us},             {"other", other_us},
-          {"launch", launch_us},       {"scheduler", scheduler_us}};
-}
-
-std::vector<int> default_cuda_graph_bs(bool speculative, int max_bs) {
-  // SGLang cuda_graph_runner.get_batch_sizes_to_capture: speculative decoding captures
-  // 1..8, then every 2 up to 32, then every 16; otherwise 1, 2, 4, 8, then every 8.
-  std::vector<int> all;
-  if (speculative) {
-    for (int b = 1; b <= 8; ++b) all.push_back(b);
-    for (int b = 10; b <= 32; b += 2) all.push_back(b);
-    for (int b = 40; b <= 160; b += 16) all.push_back(b);
-  } else {
-    all = {1, 2, 4, 8};
-    for (int b = 16; b <= 160; b += 8) all.push_back(b);
-  }
-  std::vector<int> out;
-  for (int b : all)
-    if (b <= max_bs) out.push_back(b);
-  return out;
-}
-
 DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
-    : d_(d), seed_(seed), cache_(static_cast<size_t>(d.decode_ranks)) {
-  const auto& dc = d.scenario.decode;
-  graph_bs_ = dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(dc.speculative.enabled(), dc.cuda_graph_max_bs)
-                                       : dc.cuda_graph_bs;
-  launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
-  launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
+    : d_(d),
+      seed_(seed),
+      cache_(static_cast<size_t>(d.decode_ranks)),
+      costs_(static_cast<size_t>(d.decode_ranks)) {
   const auto& sk = d.scenario.tail.expert_skew;
-  if (sk.enabled && d.model.is_moe()) skew_ = std::make_unique<ExpertSkew>(d.a2a, sk.zipf_s, sk.eplb, Rng(seed).fork(77).next_u64());
-}
-
-bool DecodeCostModel::cuda_graph_used(int max_batch) const {
-  return !graph_bs_.empty() && max_batch <= graph_bs_.back();
+  if (sk.enabled && d.model.is_moe())
+    skew_ = std::make_unique<ExpertSkew>(d.a2a, sk.zipf_s, sk.eplb, Rng(seed).fork(77).next_u64());
 }
 
 double DecodeCostModel::cost_us(const StepCost& c) {
@@ -66,35 +23,35 @@ double DecodeCostModel::cost_us(const StepCost& c) {
   return c.total_us();
 }
 
-void DecodeCostModel::refresh(size_t rank, const RankState& s) {
-  RankCache& c = cache_[rank];
+const DecodeCostModel::RankCosts& DecodeCostModel::rank(size_t r, const RankState& s) {
+  RankCache& c = cache_[r];
+  RankCosts& k = costs_[r];
   const double sum = std::accumulate(s.contexts.begin(), s.contexts.end(), 0.0);
   const double tol = d_.scenario.decode.recompute_tolerance;
-  if (c.version == s.version && sum <= c.sum_context * (1.0 + tol)) return;
+  if (c.version == s.version && sum <= c.sum_context * (1.0 + tol)) return k;
   c.version = s.version;
   c.sum_context = sum;
   if (s.contexts.empty()) {  // idle rank: no attention work, it only joins the all-to-alls
-    c.attn_verify = c.other_verify = c.draft_step = c.draft_extend = 0;
-    return;
+    k = RankCosts{};
+    return k;
   }
   const ComputeModel& cm = *d_.compute;
-  DecodeRankBatch b{s.contexts, d_.query_tokens_per_request()};
-  c.attn_verify = d_.model.is_moe() ? cost_us(cm.decode_attention_layer(b)) : 0.0;
-  c.other_verify = cost_us(cm.decode_non_moe(b));
-  if (d_.scenario.decode.speculative.enabled()) {
+  DecodeRankBatch b{s.contexts, d_.passes.query_tokens};
+  k.attn_verify = d_.model.is_moe() ? cost_us(cm.decode_attention_layer(b)) : 0.0;
+  k.other_verify = cost_us(cm.decode_non_moe(b));
+  if (d_.passes.speculative) {
     DecodeRankBatch one{s.contexts, 1};
-    c.draft_step = cost_us(cm.decode_draft_step(one));
-    c.draft_extend = cost_us(cm.decode_draft_step(b));
+    k.draft_step = cost_us(cm.decode_draft_step(one));
+    k.draft_extend = cost_us(cm.decode_draft_step(b));
   }
+  return k;
 }
 
 DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
   key_.assign(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
   auto it = memo_.find(key_);
   if (it != memo_.end()) return it->second;
-  uint64_t h = 1469598103934665603ULL;  // FNV-1a of the key: the sample stream depends on it only
-  for (unsigned char ch : key_) h = (h ^ ch) * 1099511628211ULL;
-  Rng rng = Rng(seed_).fork(h);
+  Rng rng = Rng(seed_).fork(fnv1a_64(key_));  // the sample stream depends on the key only
   MoeLayer m;
   const int samples = d_.scenario.fabric.routing_samples;
   const int epr = d_.a2a.experts_per_rank();
@@ -120,84 +77,6 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
   return memo_.emplace(key_, std::move(m)).first->second;
 }
 
-ForwardTerms DecodeCostModel::iteration(const std::vector<RankState>& ranks, MechanismTerms* mech) {
-  const auto& sp = d_.scenario.decode.speculative;
-  const int q = d_.query_tokens_per_request();
-  const int moe_layers = d_.model.num_moe_layers();
-  std::vector<int> tokens_verify(ranks.size()), tokens_draft(ranks.size());
-  double attn = 0, other = 0, draft_step = 0, draft_extend = 0;
-  int max_batch = 0;
-  for (size_t r = 0; r < ranks.size(); ++r) {
-    refresh(r, ranks[r]);
-    const int n = static_cast<int>(ranks[r].contexts.size());
-    tokens_verify[r] = n * q;
-    tokens_draft[r] = n;
-    max_batch = std::max(max_batch, n);
-    attn = std::max(attn, cache_[r].attn_verify);
-    other = std::max(other, cache_[r].other_verify);
-    draft_step = std::max(draft_step, cache_[r].draft_step);
-    draft_extend = std::max(draft_extend, cache_[r].draft_extend);
-  }
-  const auto& tail = d_.scenario.tail;
-  // Means over all ranks: the same work spread evenly (tail.dp_imbalance off).
-  double attn_m = 0, other_m = 0, step_m = 0, ext_m = 0;
-  const double nr = std::max<double>(1.0, static_cast<double>(ranks.size()));
-  for (const auto& c : cache_) {
-    attn_m += c.attn_verify / nr;
-    other_m += c.other_verify / nr;
-    step_m += c.draft_step / nr;
-    ext_m += c.draft_extend / nr;
-  }
-  const int steps = sp.enabled() ? sp.num_steps : 0;
-  if (mech)
-    mech->dp_imbalance_us = tail.dp_imbalance ? moe_layers * (attn - attn_m) + (other - other_m) +
-                                                    steps * (draft_step - step_m) + (draft_extend - ext_m)
-                                              : 0.0;
-  if (!tail.dp_imbalance) {
-    attn = attn_m;
-    other = other_m;
-    draft_step = step_m;
-    draft_extend = ext_m;
-  }
-  auto experts = [&](const MoeLayer& m) { return tail.dp_imbalance ? m.experts_us : m.experts_mean_us; };
-  auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
-  ForwardTerms t;
-  t.other_us = other;
-  if (moe_layers > 0) {
-    MoeLayer& v = moe_layer(tokens_verify);
-    t.attention_us = moe_layers * attn;
-    t.dispatch_us = moe_layers * v.dispatch_us;
-    t.combine_us = moe_layers * v.combine_us;
-    t.moe_compute_us = moe_layers * experts(v);
-    if (mech && tail.dp_imbalance) mech->expert_imbalance_us = moe_layers * (v.experts_us - v.experts_mean_us);
-    v.uses += moe_layers;
-    phases_ += 2L * moe_layers;
-  }
-  int forwards = 1;
-  if (sp.enabled()) {
-    // The draft (MTP) layer has one MoE block; its all-to-alls are part of the draft time.
-    double moe_step = 0, moe_ext = 0;
-    if (moe_layers > 0) {
-      MoeLayer& step = moe_layer(tokens_draft);
-      MoeLayer& ext = moe_layer(tokens_verify);
-      moe_step = moe_total_of(step);
-      moe_ext = moe_total_of(ext);
-      step.uses += sp.num_steps;
-      ext.uses += 1;
-      phases_ += 2L * (sp.num_steps + 1);
-    }
-    t.draft_us = sp.num_steps * (draft_step + moe_step) + draft_extend + moe_ext;
-    forwards += sp.num_steps + 1;
-  }
-  // Draft forwards run one layer each: their launch overhead scales with their share of layers.
-  const double layer_share = 1.0 + (forwards - 1) / static_cast<double>(d_.model.num_layers);
-  const bool eager = !cuda_graph_used(max_batch) && tail.cuda_graph_miss;
-  t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
-  if (mech) mech->cuda_graph_miss_us = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
-  t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
-  return t;
-}
-
 Json DecodeCostModel::stats() const {
   // Σ over every all-to-all phase simulated of the slowest rank's named terms (draft included).
   // Entries are visited in key order so the floating-point sums do not depend on hashing.
@@ -213,7 +92,7 @@ Json DecodeCostModel::stats() const {
   for (const auto& [k, v] : sum) terms[k] = v;
   return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
               {"ops_outside_gpu_profile_range", out_of_range_ops_.names()},
-              {"a2a_terms_total_us", terms}, {"cuda_graph_bs", graph_bs_}};
+              {"a2a_terms_total_us", terms}};
 }
 
 }  // namespace pdsim

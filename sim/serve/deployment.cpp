@@ -5,7 +5,6 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/cluster_fabric.hpp"
 #include "sim/fabric/intranode_terms.hpp"
 
 namespace pdsim {
@@ -55,11 +54,6 @@ void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& i
 
 }  // namespace
 
-int Deployment::query_tokens_per_request() const {
-  const auto& sp = scenario.decode.speculative;
-  return sp.enabled() ? sp.num_draft_tokens : 1;
-}
-
 Deployment build_deployment(const Scenario& s) {
   Deployment d;
   d.scenario = s;
@@ -76,10 +70,12 @@ Deployment build_deployment(const Scenario& s) {
   if (s.model != "" && d.model.is_moe())
     d.a2a_backend = A2ABackendRegistry::instance().create(s.fabric.a2a_backend, s.file,
                                                           "fabric.a2a_backend", d.fabric);
+  d.fidelity = FabricFidelityRegistry::instance().create(s.fabric.fidelity, s.file, "fabric.fidelity");
+  d.passes = decode_passes(s.decode.speculative);
   check_prefill(s, d.model, d.instance);
   check_decode(s, d.model, d.instance);
 
-  const KvDtype kv = s.decode.kv_cache_dtype == "fp8" ? KvDtype::fp8 : KvDtype::bf16;
+  const KvDtype kv = s.decode.kv_cache_dtype;
   d.compute = std::make_shared<ComputeModel>(d.model, d.gpu, d.gpu_profile, kv);
   d.kv_bytes_per_token = kv_bytes_per_token(d.model, kv);
 
@@ -99,15 +95,15 @@ Deployment build_deployment(const Scenario& s) {
   dl.dp_attention = s.decode.dp;
   dl.ep = d.model.is_moe() ? s.decode.ep : 1;
   dl.moe_dense_tp = 1;
-  dl.mtp = s.decode.speculative.enabled() && d.model.mtp_layers > 0;
+  dl.mtp = d.passes.speculative && d.model.mtp_layers > 0;
   dl.ll_max_dispatch_tokens_per_rank = d.model.is_moe() ? s.decode.ll_max_dispatch_tokens_per_rank : 0;
   dl.mem_fraction_static = s.decode.mem_fraction_static;
   d.decode_memory = plan_memory(d.model, d.gpu, dl, kv);
-  if (s.decode.speculative.enabled() && d.model.mtp_layers == 0)
+  if (d.passes.speculative && d.model.mtp_layers == 0)
     throw InfeasibleError("decode: EAGLE needs a draft (MTP) layer, model '" + d.model.name + "' has none");
 
   d.decode_ranks = s.decode.dp;
-  const int q = d.query_tokens_per_request();
+  const int q = d.passes.query_tokens;
   d.max_requests_per_rank = std::max(1, s.decode.max_running_requests / s.decode.dp);
   if (d.model.is_moe())
     d.max_requests_per_rank = std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank / q);
@@ -150,7 +146,7 @@ Deployment build_deployment(const Scenario& s) {
       {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
       {"fabric_profile", document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
       {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
-  if (s.fabric.fidelity == "packet") check_cluster_fabric(d);
+  d.fidelity->check(d);
   return d;
 }
 

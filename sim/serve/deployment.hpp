@@ -7,6 +7,8 @@
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
 #include "sim/fabric/alltoall.hpp"
+#include "sim/serve/decode_passes.hpp"
+#include "sim/serve/fabric_fidelity.hpp"
 #include "sim/serve/scenario.hpp"
 
 namespace pdsim {
@@ -20,6 +22,8 @@ struct Deployment {
   FabricProfile fabric;
   std::shared_ptr<const ComputeModel> compute;
   std::shared_ptr<const A2ABackend> a2a_backend;
+  std::shared_ptr<const FabricFidelity> fidelity;  // fabric.fidelity
+  DecodePasses passes;           // what one decode iteration runs (decode.speculative)
   A2AConfig a2a;                 // decode expert-parallel all-to-all
   MemoryPlan prefill_memory, decode_memory;
   int decode_ranks = 0;          // DP-attention ranks per decode instance
@@ -31,7 +35,6 @@ struct Deployment {
   Json profiles;                 // every catalog/profile document used, verbatim with provenance
 
   int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
-  int query_tokens_per_request() const;  // num_draft_tokens when speculative, else 1
 };
 
 // Throws InputError for unknown names / bad files and InfeasibleError for layouts that cannot run.

@@ -17,7 +17,6 @@ class ExpertSkew {
   ExpertSkew(const A2AConfig& c, double zipf_s, bool eplb, uint64_t seed);
   // Same layout as sample_routing: tokens_per_expert indexed by slot (rank · experts/rank + i).
   Routing sample(const A2AConfig& c, const std::vector<int>& tokens_per_rank, Rng& rng) const;
-  const std::vector<double>& slot_weights() const { return weight_; }
 
  private:
   std::vector<double> weight_;  // per slot, sums to 1

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "sim/core/stable_hash.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/packet/workload.hpp"
 #include "sim/serve/cluster_fabric.hpp"
@@ -24,12 +25,6 @@ int tokens_bucket(double mean) {
     hi = (hi < 3) ? hi + 1 : (hi % 3 == 0 ? hi / 3 * 4 : hi / 2 * 3);
   }
   return mean * mean >= static_cast<double>(lo) * hi ? hi : lo;
-}
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
 }
 
 std::vector<double> run_phases(const Json& doc, int samples) {
@@ -95,7 +90,7 @@ std::string PacketPhaseOracle::key(const PhaseQuery& q) {
 uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
   PhaseQuery idle = quantised;
   idle.flows.clear();
-  return Rng(seed_).fork(fnv1a(key(idle))).next_u64();
+  return Rng(seed_).fork(fnv1a_64(key(idle))).next_u64();
 }
 
 PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples,

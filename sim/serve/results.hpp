@@ -1,7 +1,7 @@
 #pragma once
 // What a serving simulation produces: one record per request (timestamps of every streamed
 // chunk) plus simulator extras. Summaries with bench_serving semantics are computed from these
-// records by reports/ (summary.hpp), never inside the simulator.
+// records by bench_metrics.hpp, never inside the simulation actors.
 #include <string>
 #include <vector>
 

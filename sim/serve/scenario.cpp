@@ -4,6 +4,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
+#include "sim/serve/fabric_fidelity.hpp"
+#include "sim/serve/router_policy.hpp"
 
 namespace pdsim {
 namespace {
@@ -36,6 +38,16 @@ std::string one_of(const JsonNode& n, std::string_view key, const std::string& d
     list += (list.empty() ? "" : ", ") + std::string(a);
   }
   n.at(key).fail("expected one of " + list + ", got \"" + v + "\"");
+}
+
+// A name of a registered family (the registry lists what is expected).
+template <class Registry>
+std::string registered(const JsonNode& n, std::string_view key, const std::string& def) {
+  if (!n.has(key)) return def;
+  std::string v = n.at(key).string();
+  if (!Registry::instance().contains(v))
+    n.at(key).fail("expected one of " + Registry::instance().names() + ", got \"" + v + "\"");
+  return v;
 }
 
 WorkloadConfig parse_workload(const JsonNode& n) {
@@ -127,7 +139,7 @@ DecodeConfig parse_decode(const JsonNode& n) {
   }
   d.ll_max_dispatch_tokens_per_rank =
       pos_int(n, "ll_max_dispatch_tokens_per_rank", d.ll_max_dispatch_tokens_per_rank);
-  d.kv_cache_dtype = one_of(n, "kv_cache_dtype", d.kv_cache_dtype, {"bf16", "fp8"});
+  if (n.has("kv_cache_dtype")) d.kv_cache_dtype = parse_kv_dtype(n.at("kv_cache_dtype"));
   d.scheduler_overhead_us = nonneg(n, "scheduler_overhead_us", d.scheduler_overhead_us);
   d.recompute_tolerance = frac(n, "recompute_tolerance", d.recompute_tolerance);
   d.a2a_nics = nonneg_int(n, "a2a_nics", d.a2a_nics);
@@ -139,7 +151,7 @@ FabricConfig parse_fabric(const JsonNode& n) {
   n.expect_only({"profile", "fidelity", "a2a_backend", "routing_samples", "packet_samples"});
   FabricConfig f;
   f.profile = n.str_or("profile", f.profile);
-  f.fidelity = one_of(n, "fidelity", f.fidelity, {"analytic", "packet"});
+  f.fidelity = registered<FabricFidelityRegistry>(n, "fidelity", f.fidelity);
   f.a2a_backend = n.str_or("a2a_backend", f.a2a_backend);
   f.routing_samples = pos_int(n, "routing_samples", f.routing_samples);
   f.packet_samples = pos_int(n, "packet_samples", f.packet_samples);
@@ -167,7 +179,7 @@ Scenario parse_scenario(const JsonNode& n) {
   if (n.has("router")) {
     JsonNode r = n.at("router");
     r.expect_only({"policy"});
-    s.router_policy = one_of(r, "policy", s.router_policy, {"round-robin"});
+    s.router_policy = registered<RouterPolicyRegistry>(r, "policy", s.router_policy);
   }
   s.fabric = parse_fabric(n.at("fabric"));
   s.prefill = parse_prefill(n.at("prefill"));
@@ -213,7 +225,7 @@ Json Scenario::resolved_json() const {
         {"mem_fraction_static", decode.mem_fraction_static},
         {"cuda_graph_max_bs", decode.cuda_graph_max_bs}, {"cuda_graph_bs", decode.cuda_graph_bs},
         {"ll_max_dispatch_tokens_per_rank", decode.ll_max_dispatch_tokens_per_rank},
-        {"kv_cache_dtype", decode.kv_cache_dtype},
+        {"kv_cache_dtype", kv_dtype_name(decode.kv_cache_dtype)},
         {"scheduler_overhead_us", decode.scheduler_overhead_us},
         {"recompute_tolerance", decode.recompute_tolerance}, {"a2a_nics", decode.a2a_nics},
         {"speculative",

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/kv_dtype.hpp"
 #include "sim/core/json_reader.hpp"
 #include "sim/serve/tail_config.hpp"
 
@@ -57,7 +58,7 @@ struct DecodeConfig {
   int cuda_graph_max_bs = 16;
   std::vector<int> cuda_graph_bs;  // empty = SGLang's default capture list ≤ cuda_graph_max_bs
   int ll_max_dispatch_tokens_per_rank = 128;
-  std::string kv_cache_dtype = "bf16";
+  KvDtype kv_cache_dtype = KvDtype::bf16;
   double scheduler_overhead_us = 0;  // per iteration, CPU time not hidden by overlap
   double recompute_tolerance = 0.01; // re-cost a rank's attention when Σcontext grew this much
   int a2a_nics = 0;                // NICs per node used by the all-to-all; 0 = all

@@ -79,12 +79,12 @@ Json summary_of(const Log& log, int worst_listed) {
   for (auto& [k, v] : mech) top["mechanisms_us"][k] = v / got;
   for (auto& [k, v] : fired) top["fired_fraction"][k] = v / got;
   // Over every sample: how often each mechanism fired, its mean when it did, and its largest.
-  // Per mechanism (MechanismTerms::names order): weight fired, Σ w·v when fired, max.
-  std::array<std::array<double, 3>, MechanismTerms::names.size()> all{};
+  // Per mechanism (mechanism_names() order): weight fired, Σ w·v when fired, max.
+  const std::vector<std::string>& names = mechanism_names();
+  std::vector<std::array<double, 3>> all(names.size());
   for (const IterationRecord* r : order) {
-    const auto vals = r->mech.values();
-    for (size_t k = 0; k < vals.size(); ++k) {
-      const double v = vals[k];
+    for (size_t k = 0; k < names.size(); ++k) {
+      const double v = r->mech[k];
       auto& a = all[k];
       if (v > 0) {
         a[0] += r->requests;
@@ -95,7 +95,7 @@ Json summary_of(const Log& log, int worst_listed) {
   }
   for (size_t k = 0; k < all.size(); ++k) {
     const auto& a = all[k];
-    out["all"][MechanismTerms::names[k]] =
+    out["all"][names[k]] =
         Json{{"fired_fraction", a[0] / samples},
              {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
              {"max_us", a[2]}};

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/decode_cost.hpp"
+#include "sim/serve/forward_terms.hpp"
+#include "sim/serve/mechanism_terms.hpp"
 
 namespace pdsim {
 

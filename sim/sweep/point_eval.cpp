@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "models/hardware.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
 #include "sim/serve/deployment.hpp"

@@ -47,7 +47,7 @@ SglangFlags sglang_flags(const Scenario& s) {
   }
   add_moe(pf, m, "normal");
   if (m.is_moe()) pf.add("--moe-dense-tp-size", 1);
-  if (d.kv_cache_dtype == "fp8") pf.add("--kv-cache-dtype", "fp8_e4m3");
+  if (d.kv_cache_dtype == KvDtype::fp8) pf.add("--kv-cache-dtype", "fp8_e4m3");
   pf.add("--mem-fraction-static", p.mem_fraction_static);
   pf.add("--max-running-requests", p.max_running_requests);
   pf.add("--disaggregation-mode", "prefill");
@@ -61,7 +61,7 @@ SglangFlags sglang_flags(const Scenario& s) {
   if (m.is_moe()) df.add("--moe-dense-tp-size", 1);
   add_moe(df, m, "low_latency");
   if (nsa) df.add("--attention-backend", "nsa");
-  if (d.kv_cache_dtype == "fp8") df.add("--kv-cache-dtype", "fp8_e4m3");
+  if (d.kv_cache_dtype == KvDtype::fp8) df.add("--kv-cache-dtype", "fp8_e4m3");
   df.add("--mem-fraction-static", d.mem_fraction_static);
   df.add("--max-running-requests", d.max_running_requests);
   df.add("--cuda-graph-max-bs", d.cuda_graph_max_bs);

@@ -5,7 +5,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
 #include "sim/serve/scenario.hpp"
-#include "sim/sweep/stable_hash.hpp"
+#include "sim/core/stable_hash.hpp"
 
 namespace pdsim {
 namespace {

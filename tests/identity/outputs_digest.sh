@@ -4,6 +4,7 @@
 #   - `pdsim run` on every scenario under scenarios/ (top level, whatif/, topology/), and the
 #     reference scenarios again at packet fidelity — every file of the output directory plus
 #     stdout;
+#   - the quick scenarios with every tail switch, policy and a multi-instance layout varied;
 #   - `pdsim compare` of the two reference scenarios (the demo);
 #   - the sweep shard of tests/bench/sweep_bench.sh (shard 0/20 of the 1000-point family, --jobs 1
 #     and --jobs 2, each in canonical order via `sweep merge`) and the quick-smoke sweep;
@@ -28,6 +29,28 @@ done
 for s in glm51-2p2d-efa glm51-2p2d-roce; do
   "$P" run "scenarios/$s.json" --set fabric.fidelity=packet --out "$T/run/$s-packet" \
     >"$T/run/$s-packet.stdout" 2>&1
+done
+# Mechanism switches, policies and multi-instance layouts, on the quick scenarios.
+variants=(
+  "tail.batch_jumps=false" "tail.acceptance_variance=false" "tail.dp_imbalance=false"
+  "decode.speculative.algorithm=none"
+  "workload.request_rate=inf|workload.input_len=1024|decode.cuda_graph_max_bs=2"
+  "tail.scheduler_hiccups={\"enabled\":true,\"probability\":0.02,\"delay_us\":5000,\"provenance\":{\"source\":\"digest\"}}"
+  "tail.expert_skew={\"enabled\":true,\"zipf_s\":1.0,\"eplb\":false,\"provenance\":{\"source\":\"digest\"}}"
+  "prefill.instances=2|decode.instances=2"
+  "prefill.instances=2|decode.instances=2|fabric.fidelity=packet"
+  "fabric.fidelity=packet|tail.fabric_background=false"
+)
+i=0
+for v in "${variants[@]}"; do
+  for fab in efa roce; do
+    args=()
+    IFS='|' read -ra sets <<<"$v"
+    for x in "${sets[@]}"; do args+=(--set "$x"); done
+    "$P" run "scenarios/glm51-2p2d-$fab-quick.json" "${args[@]}" --out "$T/run/variant$i-$fab" \
+      >"$T/run/variant$i-$fab.stdout" 2>&1 || echo "exit $?" >>"$T/run/variant$i-$fab.stdout"
+  done
+  i=$((i + 1))
 done
 "$P" compare scenarios/glm51-2p2d-efa.json scenarios/glm51-2p2d-roce.json --out "$T/compare" \
   >"$T/compare.stdout" 2>&1

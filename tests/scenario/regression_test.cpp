@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/serve/run_scenario.hpp"

@@ -8,7 +8,7 @@
 #include "reports/html_charts.hpp"
 #include "reports/html_report.hpp"
 #include "reports/html_series.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "reports_fixture.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"

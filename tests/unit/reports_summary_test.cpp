@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/error.hpp"
 #include "tests/unit/reports_fixture.hpp"
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/bench_serving_jsonl.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "reports/validate.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"

@@ -5,7 +5,7 @@
 
 #include "reports/report_writer.hpp"
 #include "reports/run_outputs.hpp"
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "reports/text_report.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"

@@ -4,9 +4,9 @@
 
 #include <numeric>
 
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/data_path.hpp"
-#include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/prefill_chunk_timer.hpp"
 #include "sim/serve/run_scenario.hpp"
 
 namespace pdsim {
@@ -23,7 +23,7 @@ TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
   Deployment d = build_deployment(s);
   SimResults r = simulate_isolated(d, s.seed);
   ASSERT_EQ(r.requests.size(), static_cast<size_t>(s.workload.num_prompts));
-  PrefillCostModel pc(d);
+  PrefillChunkTimer pc(d);
   for (const auto& q : r.requests) {
     ASSERT_TRUE(q.completed) << q.id;
     // Token conservation: the chunks carry exactly output_len tokens, the first chunk one.
@@ -48,9 +48,9 @@ TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
     double bound_us = 0;
     for (int done = 0; done < q.input_len; done += s.prefill.chunked_prefill_size) {
       const int n = std::min(s.prefill.chunked_prefill_size, q.input_len - done);
-      bound_us += pc.stage_chunk(0, {PrefillSegment{0, n}}).compute_us;
+      bound_us += pc.time(0, {PrefillSegment{0, n}}).compute_us;
     }
-    for (int st = 1; st < s.prefill.pp; ++st) bound_us += pc.stage_chunk(st, {PrefillSegment{0, 1}}).compute_us;
+    for (int st = 1; st < s.prefill.pp; ++st) bound_us += pc.time(st, {PrefillSegment{0, 1}}).compute_us;
     EXPECT_GE(q.ttft_s() * 1e6, bound_us) << q.id;
   }
   // bench_serving's concurrency is Σ e2e / duration.

@@ -6,7 +6,7 @@
 #include "sim/core/error.hpp"
 #include "sim/serve/acceptance.hpp"
 #include "sim/serve/deployment.hpp"
-#include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/prefill_chunk_timer.hpp"
 #include "sim/serve/scenario.hpp"
 #include "sim/serve/workload.hpp"
 
@@ -167,10 +167,10 @@ TEST(PrefillCost, ExpectedDistinctRanks) {
   // = 0.33817; E = 8 · (1 − 0.33817) = 5.2947.
   double miss = 1;
   for (int i = 0; i < 8; ++i) miss *= (224.0 - i) / (256.0 - i);
-  EXPECT_NEAR(PrefillCostModel::expected_distinct_ranks(256, 8, 8), 8 * (1 - miss), 1e-12);
-  EXPECT_NEAR(PrefillCostModel::expected_distinct_ranks(256, 8, 8), 5.2947, 0.0001);
-  EXPECT_DOUBLE_EQ(PrefillCostModel::expected_distinct_ranks(256, 1, 8), 1.0);
-  EXPECT_DOUBLE_EQ(PrefillCostModel::expected_distinct_ranks(8, 8, 8), 8.0);
+  EXPECT_NEAR(PrefillChunkTimer::expected_distinct_ranks(256, 8, 8), 8 * (1 - miss), 1e-12);
+  EXPECT_NEAR(PrefillChunkTimer::expected_distinct_ranks(256, 8, 8), 5.2947, 0.0001);
+  EXPECT_DOUBLE_EQ(PrefillChunkTimer::expected_distinct_ranks(256, 1, 8), 1.0);
+  EXPECT_DOUBLE_EQ(PrefillChunkTimer::expected_distinct_ranks(8, 8, 8), 8.0);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ IterationRecord rec(double itl_us, int requests, double attention_us, double jum
   r.requests = requests;
   r.terms.attention_us = attention_us;
   r.terms.other_us = itl_us - attention_us;
-  r.mech.batch_jump_us = jump_us;
+  r.mech["batch_jump"] = jump_us;
   return r;
 }
 

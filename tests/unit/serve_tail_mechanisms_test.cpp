@@ -2,10 +2,10 @@
 // moves the ITL tail in the direction it must. Each run is a quick scenario in a forked child.
 #include <gtest/gtest.h>
 
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/decode_cost.hpp"
+#include "sim/serve/decode_iteration_timer.hpp"
 #include "sim/serve/run_scenario.hpp"
 
 namespace pdsim {
@@ -71,11 +71,12 @@ TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecover
       sets.push_back("tail.expert_skew={\"enabled\":true,\"zipf_s\":1.0," + skew + prov + "}");
     Deployment d =
         build_deployment(load_scenario(data_root() + "/scenarios/glm51-2p2d-efa.json", sets));
-    DecodeCostModel m(d, 1);
+    DecodeIterationTimer timer(d, 1);
     std::vector<RankState> ranks(16, RankState{std::vector<int>(16, 8000), 1});
-    MechanismTerms mech;
-    const ForwardTerms t = m.iteration(ranks, &mech);
-    return std::pair{t.moe_compute_us, mech.expert_imbalance_us};
+    const FlowTracker none;
+    Rng rng(1);
+    const IterationTiming t = timer.time(IterationContext{0, ranks, none}, 0, rng);
+    return std::pair{t.terms.moe_compute_us, t.mech["expert_imbalance"]};
   };
   const auto uniform = iteration(""), skew = iteration("\"eplb\":false"),
              eplb = iteration("\"eplb\":true");

@@ -45,7 +45,7 @@ TEST(SweepSglang, WhatIfsChangeTheirFlags) {
   s.decode.speculative.algorithm = "none";
   s.decode.nodes_per_instance = 4;
   s.decode.tp = s.decode.dp = s.decode.ep = 32;
-  s.decode.kv_cache_dtype = "fp8";
+  s.decode.kv_cache_dtype = KvDtype::fp8;
   s.prefill.instances = 2;
   s.prefill.chunked_prefill_size = 32768;
   const SglangFlags f = sglang_flags(s);

@@ -1,11 +1,9 @@
 #pragma once
-// Cost of one prefill chunk on one PP stage of a prefill instance (all GPUs of the stage are
-// symmetric: CP round-robin gives each 1/cp of every segment's new tokens, EP spreads experts
-// evenly under uniform routing). Stage time = compute + per layer (CP KV all-gather over
-// NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all serial: DeepEP
-// normal mode synchronises with the CPU, so nothing is assumed to overlap.
-#include <set>
-#include <string>
+// The prefill chunk timer: how long one chunk takes on one PP stage of a prefill instance (all
+// GPUs of the stage are symmetric: CP round-robin gives each 1/cp of every segment's new tokens,
+// EP spreads experts evenly under uniform routing). Stage time = compute + per layer (CP KV
+// all-gather over NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all
+// serial: DeepEP normal mode synchronises with the CPU, so nothing is assumed to overlap.
 #include <vector>
 
 #include "models/op_name_set.hpp"
@@ -18,15 +16,15 @@ struct ChunkCost {
   double total_us() const { return compute_us + cp_exchange_us + a2a_us; }
 };
 
-class PrefillCostModel {
+class PrefillChunkTimer {
  public:
-  explicit PrefillCostModel(const Deployment& d);
-  // `out_of_range`, if given, collects ops costed outside the GPU profile's measured range.
-  ChunkCost stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
-                        OpNameSet* out_of_range = nullptr) const;
+  explicit PrefillChunkTimer(const Deployment& d);
+  // One chunk on `stage`; ops costed outside the GPU profile's measured range are noted.
+  ChunkCost time(int stage, const std::vector<PrefillSegment>& chunk);
   PrefillLayout layout(int stage) const;
   // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
   double layer_share(int stage) const;
+  const OpNameSet& out_of_range_ops() const { return out_of_range_; }
   // Expected distinct EP ranks a token's top-k experts land on (uniform routing without
   // replacement, contiguous placement): R · (1 − C(E − E/R, k) / C(E, k)).
   static double expected_distinct_ranks(int experts, int ranks, int top_k);
@@ -34,6 +32,7 @@ class PrefillCostModel {
  private:
   const Deployment& d_;
   std::vector<int> first_layer_, num_layers_;
+  OpNameSet out_of_range_;
 };
 
 }  // namespace pdsim

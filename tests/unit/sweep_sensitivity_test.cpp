@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "calibrate/sensitivity.hpp"
+#include "sim/sweep/sensitivity.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 

@@ -1,10 +1,10 @@
-#include "sim/serve/prefill_cost.hpp"
+#include "sim/serve/prefill_chunk_timer.hpp"
 
 #include "sim/fabric/transfers.hpp"
 
 namespace pdsim {
 
-double PrefillCostModel::expected_distinct_ranks(int experts, int ranks, int top_k) {
+double PrefillChunkTimer::expected_distinct_ranks(int experts, int ranks, int top_k) {
   const int per_rank = experts / ranks;
   double miss = 1.0;  // P(no expert of a given rank among the top-k)
   for (int i = 0; i < top_k; ++i)
@@ -12,7 +12,7 @@ double PrefillCostModel::expected_distinct_ranks(int experts, int ranks, int top
   return ranks * (1.0 - miss);
 }
 
-PrefillCostModel::PrefillCostModel(const Deployment& d) : d_(d) {
+PrefillChunkTimer::PrefillChunkTimer(const Deployment& d) : d_(d) {
   // SGLang splits layers evenly over PP stages; the first stages take the remainder.
   const int pp = d.scenario.prefill.pp, L = d.model.num_layers;
   int first = 0;
@@ -24,7 +24,7 @@ PrefillCostModel::PrefillCostModel(const Deployment& d) : d_(d) {
   }
 }
 
-PrefillLayout PrefillCostModel::layout(int stage) const {
+PrefillLayout PrefillChunkTimer::layout(int stage) const {
   const auto& p = d_.scenario.prefill;
   PrefillLayout l;
   l.tp = p.tp;
@@ -37,19 +37,17 @@ PrefillLayout PrefillCostModel::layout(int stage) const {
   return l;
 }
 
-double PrefillCostModel::layer_share(int stage) const {
+double PrefillChunkTimer::layer_share(int stage) const {
   return static_cast<double>(num_layers_[static_cast<size_t>(stage)]) / d_.model.num_layers;
 }
 
-ChunkCost PrefillCostModel::stage_chunk(int stage, const std::vector<PrefillSegment>& chunk,
-                                        OpNameSet* out_of_range) const {
+ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& chunk) {
   const PrefillLayout l = layout(stage);
   ChunkCost c;
   const StepCost compute = d_.compute->prefill_chunk(chunk, l);
   c.compute_us = compute.total_us();
-  if (out_of_range)
-    for (const auto& op : compute.ops)
-      if (op.out_of_range) out_of_range->insert(op.name);
+  for (const auto& op : compute.ops)
+    if (op.out_of_range) out_of_range_.insert(op.name);
   double new_tokens = 0;
   for (const auto& s : chunk) new_tokens += s.new_tokens;
   const double tokens_per_gpu = new_tokens / l.cp;

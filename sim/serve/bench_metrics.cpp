@@ -1,4 +1,4 @@
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "calibrate/sensitivity.hpp"
+#include "sim/sweep/sensitivity.hpp"
 
 #include <stdlib.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "reports/summary.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"

@@ -1,0 +1,14 @@
+#include "models/kv_dtype.hpp"
+
+namespace pdsim {
+
+KvDtype parse_kv_dtype(const JsonNode& node) {
+  std::string s = node.string();
+  if (s == "bf16") return KvDtype::bf16;
+  if (s == "fp8") return KvDtype::fp8;
+  node.fail("expected one of bf16, fp8, got \"" + s + "\"");
+}
+
+const char* kv_dtype_name(KvDtype d) { return d == KvDtype::fp8 ? "fp8" : "bf16"; }
+
+}  // namespace pdsim
