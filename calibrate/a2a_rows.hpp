@@ -23,7 +23,8 @@ struct A2ARow {
 // normal mode or per-expert batching, measure other mechanisms). Row members override the
 // document's `parameters`; `backend` and `ep` may also come from its `context` (where imported
 // files say what ran). Rows that are not one whole dispatch or combine phase (imported
-// "dispatch+combine" totals, "send"/"recv" parts) are skipped with a line in `notes` ("results[i]: skipped, why").
+// "dispatch+combine" totals, "send"/"recv" parts) are skipped with a line in `notes` ("results[i]:
+// skipped, why").
 std::vector<A2ARow> low_latency_rows(const JsonNode& doc,
                                      std::vector<std::string>* notes = nullptr);
 

@@ -39,7 +39,7 @@ Json backend_settings(const std::string& backend, const std::vector<JsonNode>& d
 }
 
 std::map<std::string, std::vector<A2ARow>> rows_by_backend(const std::vector<JsonNode>& docs,
-                                                            Json* notes = nullptr) {
+                                                           Json* notes = nullptr) {
   std::map<std::string, std::vector<A2ARow>> out;
   for (const auto& d : docs) {
     std::vector<std::string> skipped;

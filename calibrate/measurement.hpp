@@ -13,12 +13,13 @@
 //   "results": [ rows ]
 // }
 // Row conventions (units in the key names):
-//   a2a_phase:   {"ep":16,"phase":"dispatch"|"combine","backend":"ibgda"|"cpu-proxy"|"batched-proxy",
+//   a2a_phase: {"ep":16,"phase":"dispatch"|"combine","backend":"ibgda"|"cpu-proxy"|"batched-proxy",
 //                 "latency_us":..., "GBps":... (optional), "stat":"mean"|"median"|"p99" ...}
-//   pingpong:    {"bytes":..., "latency_us":... (one-way), optional "p50_us","p99_us","max_us","iterations"}
-//   bandwidth:   {"bytes":..., "GBps":..., optional "msg_rate_mpps"}
-//   kv_transfer: {"block_bytes":..., "GBps":..., "op":"write"|"read", "nics":...}
-//   collective:  {"op":"all_reduce"|..., "bytes":..., "time_us":..., "algbw_GBps":..., "busbw_GBps":...}
+//   pingpong:    {"bytes":..., "latency_us":... (one-way), optional
+//   "p50_us","p99_us","max_us","iterations"} bandwidth:   {"bytes":..., "GBps":..., optional
+//   "msg_rate_mpps"} kv_transfer: {"block_bytes":..., "GBps":..., "op":"write"|"read", "nics":...}
+//   collective:  {"op":"all_reduce"|..., "bytes":..., "time_us":..., "algbw_GBps":...,
+//   "busbw_GBps":...}
 #include <string>
 
 #include "sim/core/json_reader.hpp"

@@ -1,6 +1,7 @@
 // pdsim-hwbench: runs the H200 microbenchmarks and writes one raw-results JSON per benchmark
 // (raw-<name>.json) plus the machine context (raw-context.json) into --out.
-// Usage: pdsim-hwbench --out DIR [--only proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl]
+// Usage: pdsim-hwbench --out DIR [--only
+// proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl]
 //        [--quick]
 #include <cublasLt.h>
 
@@ -78,9 +79,15 @@ int main(int argc, char** argv) {
   HW_CHECK(cudaSetDevice(o.device));
   write_file(out + "/raw-context.json", context(o));
   const std::map<std::string, std::function<std::string(const hw::Options&)>> benches = {
-      {"proxy", hw::bench_proxy}, {"launch", hw::bench_launch},       {"hbm", hw::bench_hbm},
-      {"gemm", hw::bench_gemm},   {"attention", hw::bench_attention}, {"nvlink", hw::bench_nvlink},
-      {"ep", hw::bench_ep},       {"collectives", hw::bench_collectives}, {"nccl", hw::bench_nccl}};
+      {"proxy", hw::bench_proxy},
+      {"launch", hw::bench_launch},
+      {"hbm", hw::bench_hbm},
+      {"gemm", hw::bench_gemm},
+      {"attention", hw::bench_attention},
+      {"nvlink", hw::bench_nvlink},
+      {"ep", hw::bench_ep},
+      {"collectives", hw::bench_collectives},
+      {"nccl", hw::bench_nccl}};
   size_t pos = 0;
   while (pos <= only.size()) {
     size_t comma = only.find(',', pos);

@@ -74,7 +74,10 @@ std::string bench_nccl(const Options& o) {
   const size_t check_bytes = 1 << 20;
   for (int r = 0; r < n; ++r) {
     HW_CHECK(cudaSetDevice(r));
+    // clang-format 14 splits this launch's `>>>` into `> > >`.
+    // clang-format off
     fill_small_ints<<<64, 256, 0, st[r]>>>(buf[r], check_bytes / 2, r);
+    // clang-format on
     HW_CHECK_LAUNCH();
   }
   allreduce(check_bytes);

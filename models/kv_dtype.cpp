@@ -9,6 +9,8 @@ KvDtype parse_kv_dtype(const JsonNode& node) {
   node.fail("expected one of bf16, fp8, got \"" + s + "\"");
 }
 
-const char* kv_dtype_name(KvDtype d) { return d == KvDtype::fp8 ? "fp8" : "bf16"; }
+const char* kv_dtype_name(KvDtype d) {
+  return d == KvDtype::fp8 ? "fp8" : "bf16";
+}
 
 }  // namespace pdsim

@@ -34,8 +34,7 @@ OpCost Roofline::op(const char* name, const char* category, double flops, double
 }
 
 OpCost Roofline::stream(const char* name, const char* category, double flops, double bytes) const {
-  return op(name, category, flops, bytes, Peak::bf16, prof_.hbm_stream,
-            bytes);
+  return op(name, category, flops, bytes, Peak::bf16, prof_.hbm_stream, bytes);
 }
 
 OpCost Roofline::gemm(const char* name, const char* category, double M, double N, double K,
@@ -44,8 +43,8 @@ OpCost Roofline::gemm(const char* name, const char* category, double M, double N
   double input =
       fp8 ? M * K * kFp8Bytes + M * std::ceil(K / block) * kFp32Bytes : M * K * kBf16Bytes;
   double output = M * N * kBf16Bytes;
-  return op(name, category, 2.0 * M * N * K, weights + input + output,
-            fp8 ? Peak::fp8 : Peak::bf16, fp8 ? prof_.gemm_fp8 : prof_.gemm_bf16, M);
+  return op(name, category, 2.0 * M * N * K, weights + input + output, fp8 ? Peak::fp8 : Peak::bf16,
+            fp8 ? prof_.gemm_fp8 : prof_.gemm_bf16, M);
 }
 
 }  // namespace pdsim

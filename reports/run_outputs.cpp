@@ -1,8 +1,8 @@
 #include "reports/run_outputs.hpp"
 
 #include "reports/report_writer.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/serve/bench_metrics.hpp"
 
 namespace pdsim {
 

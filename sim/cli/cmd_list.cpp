@@ -9,6 +9,10 @@
 #include "sim/core/data_path.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/packet/workload.hpp"
+#include "sim/serve/admission_policy.hpp"
+#include "sim/serve/fabric_fidelity.hpp"
+#include "sim/serve/router_policy.hpp"
+#include "sim/serve/tail_mechanism.hpp"
 
 namespace {
 template <class R>
@@ -38,23 +42,28 @@ void print_dir(const char* title, const std::string& rel) {
 }
 }  // namespace
 
-PDSIM_CLI_COMMAND(list, "list", "list registered plug-ins and catalog entries",
-                  [](CLI::App&) -> std::function<int()> {
-                    return [] {
-                      print_commands();
-                      print_registry<pdsim::A2ABackendRegistry>(
-                          "all-to-all backends (fabric.a2a_backend)");
-                      print_registry<pdsim::ReportWriterRegistry>("report writers");
-                      print_registry<pdsim::MeasurementImporterRegistry>(
-                          "measurement importers (calibrate import --format)");
-                      print_registry<pdsim::packet::WorkloadRegistry>(
-                          "packet-engine workloads (pdsim fabric: workloads[].kind)");
-                      print_dir("models", "models/catalog/llm");
-                      print_dir("GPUs", "models/catalog/gpu");
-                      print_dir("instance types", "models/catalog/instance");
-                      print_dir("GPU profiles", "models/profiles/gpu");
-                      print_dir("fabric profiles", "models/profiles/fabric");
-                      print_dir("scenarios", "scenarios");
-                      return 0;
-                    };
-                  })
+PDSIM_CLI_COMMAND(
+    list, "list", "list registered plug-ins and catalog entries",
+    [](CLI::App&) -> std::function<int()> {
+      return [] {
+        print_commands();
+        print_registry<pdsim::A2ABackendRegistry>("all-to-all backends (fabric.a2a_backend)");
+        print_registry<pdsim::FabricFidelityRegistry>("fabric fidelities (fabric.fidelity)");
+        print_registry<pdsim::RouterPolicyRegistry>("router policies (router.policy)");
+        print_registry<pdsim::AdmissionPolicyRegistry>(
+            "decode admission policies (tail.batch_jumps: true all-arrived, false one-per-rank)");
+        print_registry<pdsim::TailMechanismRegistry>("ITL-tail mechanisms (scenario section tail)");
+        print_registry<pdsim::ReportWriterRegistry>("report writers");
+        print_registry<pdsim::MeasurementImporterRegistry>(
+            "measurement importers (calibrate import --format)");
+        print_registry<pdsim::packet::WorkloadRegistry>(
+            "packet-engine workloads (pdsim fabric: workloads[].kind)");
+        print_dir("models", "models/catalog/llm");
+        print_dir("GPUs", "models/catalog/gpu");
+        print_dir("instance types", "models/catalog/instance");
+        print_dir("GPU profiles", "models/profiles/gpu");
+        print_dir("fabric profiles", "models/profiles/fabric");
+        print_dir("scenarios", "scenarios");
+        return 0;
+      };
+    })

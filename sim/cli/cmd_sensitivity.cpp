@@ -5,9 +5,9 @@
 #include <iostream>
 #include <memory>
 
-#include "sim/sweep/sensitivity.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/sweep/sensitivity.hpp"
 
 namespace {
 struct SensitivityArgs {

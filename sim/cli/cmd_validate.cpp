@@ -6,10 +6,10 @@
 
 #include "reports/bench_serving_jsonl.hpp"
 #include "reports/run_outputs.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "reports/validate.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/run_scenario.hpp"
 
 namespace {

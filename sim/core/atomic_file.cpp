@@ -23,7 +23,8 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, "", "cannot open for writing: " + std::string(std::strerror(errno)));
+    if (!out)
+      throw InputError(path, "", "cannot open for writing: " + std::string(std::strerror(errno)));
     out << content;
     out.flush();
     if (!out) {

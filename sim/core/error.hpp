@@ -19,7 +19,8 @@ class InputError : public std::runtime_error {
 
 class InfeasibleError : public std::runtime_error {
  public:
-  explicit InfeasibleError(const std::string& why) : std::runtime_error("infeasible deployment: " + why) {}
+  explicit InfeasibleError(const std::string& why)
+      : std::runtime_error("infeasible deployment: " + why) {}
 };
 
 }  // namespace pdsim

@@ -31,7 +31,9 @@ JsonNode JsonNode::from_json(Json doc, std::string file) {
   return JsonNode(std::move(root), p, std::move(file), "");
 }
 
-std::string JsonNode::type_name() const { return node_->type_name(); }
+std::string JsonNode::type_name() const {
+  return node_->type_name();
+}
 
 void JsonNode::fail(const std::string& expected) const {
   throw InputError(file_, path_.empty() ? "<root>" : path_, expected);
@@ -57,7 +59,8 @@ JsonNode JsonNode::at(size_t index) const {
 }
 
 size_t JsonNode::size() const {
-  if (!node_->is_array() && !node_->is_object()) fail("expected an array or object, got " + type_name());
+  if (!node_->is_array() && !node_->is_object())
+    fail("expected an array or object, got " + type_name());
   return node_->size();
 }
 

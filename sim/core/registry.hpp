@@ -34,7 +34,9 @@ class Registry {
   std::unique_ptr<Base> create(const std::string& name, const std::string& file,
                                const std::string& field, Args... args) const {
     auto it = entries_.find(name);
-    if (it == entries_.end()) throw InputError(file, field, "unknown name '" + name + "' (expected one of: " + names() + ")");
+    if (it == entries_.end())
+      throw InputError(file, field,
+                       "unknown name '" + name + "' (expected one of: " + names() + ")");
     return it->second.make(std::forward<Args>(args)...);
   }
   std::vector<Entry> entries() const {
@@ -57,8 +59,9 @@ class Registry {
 #define PDSIM_CONCAT_INNER(a, b) a##b
 #define PDSIM_CONCAT(a, b) PDSIM_CONCAT_INNER(a, b)
 // PDSIM_REGISTER(RegistryType, "name", "one-line description", factory-lambda)
-#define PDSIM_REGISTER(REG, NAME, DESC, ...)                                       \
-  namespace {                                                                      \
-  [[maybe_unused]] const bool PDSIM_CONCAT(pdsim_registered_, __LINE__) =          \
-      REG::instance().add(NAME, DESC, __VA_ARGS__);                                \
+#define PDSIM_REGISTER(REG, NAME, DESC, ...)                                             \
+  namespace {                                                                            \
+  [[maybe_unused]] const bool PDSIM_CONCAT(pdsim_registered_,                            \
+                                           __LINE__) = REG::instance().add(NAME, DESC,   \
+                                                                           __VA_ARGS__); \
   }

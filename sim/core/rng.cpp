@@ -11,7 +11,9 @@ uint64_t splitmix64(uint64_t& x) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+inline uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 Rng::Rng(uint64_t seed) : seed_(seed) {
@@ -36,9 +38,13 @@ uint64_t Rng::next_u64() {
   return result;
 }
 
-double Rng::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double Rng::uniform01() {
+  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
 
-double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
+double Rng::uniform(double lo, double hi) {
+  return lo + (hi - lo) * uniform01();
+}
 
 int64_t Rng::uniform_int(int64_t lo, int64_t hi) {
   if (hi < lo) throw std::invalid_argument("Rng::uniform_int: hi < lo");
@@ -59,7 +65,9 @@ int64_t Rng::uniform_int(int64_t lo, int64_t hi) {
   return lo + static_cast<int64_t>(m >> 64);
 }
 
-double Rng::exponential(double rate) { return -std::log1p(-uniform01()) / rate; }
+double Rng::exponential(double rate) {
+  return -std::log1p(-uniform01()) / rate;
+}
 
 double Rng::normal(double mean, double stddev) {
   double u1 = uniform01();
@@ -68,7 +76,9 @@ double Rng::normal(double mean, double stddev) {
   return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-bool Rng::bernoulli(double p) { return uniform01() < p; }
+bool Rng::bernoulli(double p) {
+  return uniform01() < p;
+}
 
 void Rng::sample_distinct(int n, int k, std::vector<int>& out) {
   if (k > n || k < 0) throw std::invalid_argument("Rng::sample_distinct: k > n");

@@ -14,11 +14,11 @@ class Rng {
   Rng fork(uint64_t stream) const;
 
   uint64_t next_u64();
-  double uniform01();                            // [0, 1), 53-bit resolution
-  double uniform(double lo, double hi);          // [lo, hi)
-  int64_t uniform_int(int64_t lo, int64_t hi);   // inclusive bounds, unbiased
-  double exponential(double rate);               // mean 1/rate
-  double normal(double mean, double stddev);     // Box–Muller, no cached second value
+  double uniform01();                           // [0, 1), 53-bit resolution
+  double uniform(double lo, double hi);         // [lo, hi)
+  int64_t uniform_int(int64_t lo, int64_t hi);  // inclusive bounds, unbiased
+  double exponential(double rate);              // mean 1/rate
+  double normal(double mean, double stddev);    // Box–Muller, no cached second value
   bool bernoulli(double p);
   // k distinct values from [0, n) in selection order (k <= n); `scratch` avoids reallocation.
   void sample_distinct(int n, int k, std::vector<int>& out);

@@ -7,8 +7,8 @@
 namespace pdsim {
 
 double mean_of(const std::vector<double>& v);
-double std_of(const std::vector<double>& v);                 // population (ddof = 0)
-double percentile_of(std::vector<double> v, double pct);     // pct in [0, 100]
+double std_of(const std::vector<double>& v);              // population (ddof = 0)
+double percentile_of(std::vector<double> v, double pct);  // pct in [0, 100]
 double percentile_sorted(const std::vector<double>& sorted, double pct);
 double max_of(const std::vector<double>& v);
 

@@ -22,7 +22,8 @@ double nvlink_allgather_us(const FabricProfile& p, double bytes_per_rank, int ra
   if (ranks <= 1) return 0;
   const double steps = ranks - 1;
   if (p.nvlink_measured.allgather) {
-    // Direct push measured by hwkernels: one synchronisation, (n−1)/n of the gathered bytes per GPU.
+    // Direct push measured by hwkernels: one synchronisation, (n−1)/n of the gathered bytes per
+    // GPU.
     const CollectiveFit& f = p.nvlink_measured.allgather_fit;
     return f.alpha_us + steps * bytes_per_rank / GBps_to_bytes_per_s(f.busbw_GBps) * 1e6;
   }

@@ -19,7 +19,9 @@ void Connection::deliver(Message& m) {
   if (m.owner) m.owner->on_delivered(m, env_.events->now());
 }
 
-void Connection::activate() { src_->activate(this); }
+void Connection::activate() {
+  src_->activate(this);
+}
 
 }  // namespace pdsim::packet
 

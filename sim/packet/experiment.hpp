@@ -13,8 +13,8 @@
 namespace pdsim::packet {
 
 struct TopologyConfig {
-  std::string kind;  // fat_tree | leaf_spine | rail | aws
-  int k = 0, tiers = 3, hosts_per_edge = 0;       // fat_tree
+  std::string kind;                                // fat_tree | leaf_spine | rail | aws
+  int k = 0, tiers = 3, hosts_per_edge = 0;        // fat_tree
   int leaves = 0, spines = 0, hosts_per_leaf = 0;  // leaf_spine
   int nodes = 0, nodes_per_leaf = 0;               // rail (leaves per rail = nodes/nodes_per_leaf)
   std::string aws_file;                            // aws: describe-instance-topology JSON
@@ -33,8 +33,8 @@ struct DelayDistribution {
 };
 
 struct FailureSpec {
-  int sw = -1, port = -1;  // a switch egress port ...
-  int endpoint = -1;       // ... or an endpoint's uplink
+  int sw = -1, port = -1;               // a switch egress port ...
+  int endpoint = -1;                    // ... or an endpoint's uplink
   Picoseconds down_ps = 0, up_ps = -1;  // up_ps < 0: stays down
   Picoseconds period_ps = 0;            // flap: repeat the down/up cycle every period
   int repeats = 1;

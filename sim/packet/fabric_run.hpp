@@ -7,7 +7,8 @@
 //                     and events_per_s (the only fields that differ between identical runs)
 //   DIR/messages.csv  one row per message: workload, src, dst, bytes, posted_us, fct_us
 //   DIR/phases.csv    one row per phase: workload, phase, latency_us
-//   DIR/links.csv     one row per link: kind, from, to, gbps, utilisation, max_queue_bytes, paused_us
+//   DIR/links.csv     one row per link: kind, from, to, gbps, utilisation, max_queue_bytes,
+//   paused_us
 #include <optional>
 #include <string>
 

@@ -9,7 +9,8 @@ namespace pdsim::packet {
 class NvlinkStream : public Connection {
  public:
   NvlinkStream(const TransportEnv& env, Nic* src, Nic* dst, int src_ep, int dst_ep, uint64_t id)
-      : Connection(env, src, dst, src_ep, dst_ep, id), route_(env.topo->route(src_ep, dst_ep, id)) {}
+      : Connection(env, src, dst, src_ep, dst_ep, id),
+        route_(env.topo->route(src_ep, dst_ep, id)) {}
   void post(Message m) override;
   Packet* next_packet(Picoseconds now, Picoseconds* wake_ps) override;
   void on_data(Packet* pkt) override;

@@ -40,8 +40,8 @@ Packet* RcConnection::next_packet(Picoseconds now, Picoseconds* wake_ps) {
   Packet* p = make_packet(psn, payload_of_psn_[psn]);
   p->route = route_;
   if (rate_gbps_ < line_gbps_) {  // DCQCN pacing
-    next_send_ps_ = now + static_cast<Picoseconds>(std::llround(
-                              static_cast<double>(p->wire_bytes) * 8e3 / rate_gbps_));
+    next_send_ps_ = now + static_cast<Picoseconds>(
+                              std::llround(static_cast<double>(p->wire_bytes) * 8e3 / rate_gbps_));
   }
   arm_timer();
   return p;
@@ -174,8 +174,8 @@ void RcConnection::handle_event(int kind, Packet*) {
     increase_timer_ = rate_gbps_ < line_gbps_;  // recovered: stop until the next CNP
   }
   if (!(kind == kAlpha ? alpha_timer_ : increase_timer_)) return;
-  env_.events->schedule_in(kind == kAlpha ? p.dcqcn_alpha_period_ps : p.dcqcn_rate_period_ps,
-                           this, kind);
+  env_.events->schedule_in(kind == kAlpha ? p.dcqcn_alpha_period_ps : p.dcqcn_rate_period_ps, this,
+                           kind);
 }
 
 }  // namespace pdsim::packet

@@ -39,7 +39,9 @@ class Topology {
   int endpoints() const { return static_cast<int>(endpoints_.size()); }
   int switches() const { return static_cast<int>(switches_.size()); }
   Queue& uplink(int endpoint) { return *endpoints_[static_cast<size_t>(endpoint)].up; }
-  void set_sink(int endpoint, PacketSink* sink) { endpoints_[static_cast<size_t>(endpoint)].sink = sink; }
+  void set_sink(int endpoint, PacketSink* sink) {
+    endpoints_[static_cast<size_t>(endpoint)].sink = sink;
+  }
   // Largest unloaded one-way latency between two endpoints (links + serialisation of `bytes`).
   Picoseconds max_path_latency_ps(int64_t bytes) const;
 

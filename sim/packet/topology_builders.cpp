@@ -37,7 +37,9 @@ int fat_tree(const TopologyConfig& c, const SwitchParams* p, Topology& topo, con
       for (int a : aggs) topo.connect(e, a, fabric);
     }
     for (int j = 0; j < half; ++j)  // aggregation switch j reaches cores j·k/2 .. j·k/2 + k/2 − 1
-      for (int i = 0; i < half; ++i) topo.connect(aggs[static_cast<size_t>(j)], cores[static_cast<size_t>(j * half + i)], fabric);
+      for (int i = 0; i < half; ++i)
+        topo.connect(aggs[static_cast<size_t>(j)], cores[static_cast<size_t>(j * half + i)],
+                     fabric);
   }
   return c.k * half * c.hosts_per_edge;
 }
@@ -92,7 +94,9 @@ int build_topology(const TopologyConfig& c, const SwitchParams* p, const std::st
         const std::string key = std::to_string(layer) + "/" + nn.at(layer).string();
         auto it = node_switch.find(key);
         const bool fresh = it == node_switch.end();
-        if (fresh) it = node_switch.emplace(key, topo.add_switch(p, static_cast<int>(nn.size() - 1 - layer))).first;
+        if (fresh)
+          it = node_switch.emplace(key, topo.add_switch(p, static_cast<int>(nn.size() - 1 - layer)))
+                   .first;
         if (child >= 0) topo.connect(child, it->second, fabric, c.aws_uplinks[layer]);
         if (!fresh) {
           child = -1;
@@ -100,7 +104,8 @@ int build_topology(const TopologyConfig& c, const SwitchParams* p, const std::st
         }
         child = it->second;
       }
-      const int bottom = node_switch.at(std::to_string(nn.size() - 1) + "/" + nn.at(nn.size() - 1).string());
+      const int bottom =
+          node_switch.at(std::to_string(nn.size() - 1) + "/" + nn.at(nn.size() - 1).string());
       attach(topo, bottom, c.nics_per_node, host);
       ++nodes;
     }
@@ -110,12 +115,14 @@ int build_topology(const TopologyConfig& c, const SwitchParams* p, const std::st
       if (key.rfind("0/", 0) == 0) tops.push_back(sw);
     if (tops.size() > 1) {
       const int root = topo.add_switch(p, static_cast<int>(c.aws_uplinks.size()) + 1);
-      for (int t : tops) topo.connect(t, root, fabric, c.aws_uplinks.empty() ? 1 : c.aws_uplinks[0]);
+      for (int t : tops)
+        topo.connect(t, root, fabric, c.aws_uplinks.empty() ? 1 : c.aws_uplinks[0]);
     }
     return nodes;
   }
   if (hosts % c.nics_per_node)
-    throw InputError(from_file, "topology.nics_per_node", "expected a divisor of the host count " + std::to_string(hosts));
+    throw InputError(from_file, "topology.nics_per_node",
+                     "expected a divisor of the host count " + std::to_string(hosts));
   return hosts / c.nics_per_node;
 }
 

@@ -15,7 +15,7 @@
 namespace pdsim::packet {
 
 // Returns the number of nodes built. `params` must outlive the topology.
-int build_topology(const TopologyConfig& c, const SwitchParams* params, const std::string& from_file,
-                   Topology& topo);
+int build_topology(const TopologyConfig& c, const SwitchParams* params,
+                   const std::string& from_file, Topology& topo);
 
 }  // namespace pdsim::packet

@@ -7,7 +7,8 @@ namespace pdsim::packet {
 Workload::Workload(const JsonNode& spec, Network& net, const std::string& kind)
     : net_(net), rng_(net.workload_rng.fork(fnv1a_64(spec.path()))), kind_(kind) {
   const size_t bracket = spec.path().find('[');
-  name_ = spec.str_or("name", kind + (bracket == std::string::npos ? "" : spec.path().substr(bracket)));
+  name_ =
+      spec.str_or("name", kind + (bracket == std::string::npos ? "" : spec.path().substr(bracket)));
   start_ps_ = us_to_ps(spec.has("start_us") ? spec.at("start_us").non_negative() : 0.0);
 }
 

@@ -68,7 +68,8 @@ class PermutationWorkload : public Workload {
   PermutationWorkload(const JsonNode& s, Network& net) : Workload(s, net, "permutation") {
     s.expect_only({"kind", "name", "start_us", "bytes", "endpoints"});
     bytes_ = s.at("bytes").positive_integer();
-    n_ = s.has("endpoints") ? static_cast<int>(s.at("endpoints").positive_integer()) : net.nic_endpoints();
+    n_ = s.has("endpoints") ? static_cast<int>(s.at("endpoints").positive_integer())
+                            : net.nic_endpoints();
     if (n_ < 2 || n_ > net.nic_endpoints())
       s.at("endpoints").fail("expected 2.." + std::to_string(net.nic_endpoints()));
   }
@@ -77,7 +78,8 @@ class PermutationWorkload : public Workload {
     std::vector<int> perm(static_cast<size_t>(n_));
     for (int i = 0; i < n_; ++i) perm[static_cast<size_t>(i)] = i;
     for (int i = n_ - 1; i > 0; --i)
-      std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(rng_.uniform_int(0, i - 1))]);
+      std::swap(perm[static_cast<size_t>(i)],
+                perm[static_cast<size_t>(rng_.uniform_int(0, i - 1))]);
     for (int i = 0; i < n_; ++i) post(i, perm[static_cast<size_t>(i)], bytes_);
   }
 
@@ -100,7 +102,8 @@ class IncastWorkload : public Workload {
       const int64_t n = sn.positive_integer();
       for (int e = 0; static_cast<int64_t>(senders_.size()) < n && e < net.nic_endpoints(); ++e)
         if (e != dst_) senders_.push_back(e);
-      if (static_cast<int64_t>(senders_.size()) < n) sn.fail("expected fewer senders than endpoints");
+      if (static_cast<int64_t>(senders_.size()) < n)
+        sn.fail("expected fewer senders than endpoints");
     }
   }
   void start() override { net_.events.schedule(start_ps_, this); }
@@ -151,10 +154,14 @@ std::unique_ptr<Workload> make(const JsonNode& s, Network& n) {
 
 }  // namespace
 
-PDSIM_REGISTER(WorkloadRegistry, "flow", "count messages of bytes from src to dst", make<FlowWorkload>)
-PDSIM_REGISTER(WorkloadRegistry, "pingpong", "one message in flight at a time", make<PingPongWorkload>)
-PDSIM_REGISTER(WorkloadRegistry, "permutation", "random cyclic permutation of flows", make<PermutationWorkload>)
+PDSIM_REGISTER(WorkloadRegistry, "flow", "count messages of bytes from src to dst",
+               make<FlowWorkload>)
+PDSIM_REGISTER(WorkloadRegistry, "pingpong", "one message in flight at a time",
+               make<PingPongWorkload>)
+PDSIM_REGISTER(WorkloadRegistry, "permutation", "random cyclic permutation of flows",
+               make<PermutationWorkload>)
 PDSIM_REGISTER(WorkloadRegistry, "incast", "N senders to one receiver", make<IncastWorkload>)
-PDSIM_REGISTER(WorkloadRegistry, "background", "Poisson flows between random pairs", make<BackgroundWorkload>)
+PDSIM_REGISTER(WorkloadRegistry, "background", "Poisson flows between random pairs",
+               make<BackgroundWorkload>)
 
 }  // namespace pdsim::packet

@@ -29,8 +29,9 @@ class MoeA2AWorkload : public Workload {
     if (top_k_ > experts_) s.at("top_k").fail("expected top_k <= num_experts");
     const int nodes_needed = (ranks_ + gpn_ - 1) / gpn_;
     if (first_node_ < 0 || first_node_ + nodes_needed > net.nodes())
-      s.at("ep_ranks").fail("expected the EP ranks to fit in the " + std::to_string(net.nodes()) +
-                            " nodes from first_node on");
+      s.at("ep_ranks")
+          .fail("expected the EP ranks to fit in the " + std::to_string(net.nodes()) +
+                " nodes from first_node on");
   }
   void start() override { net_.events.schedule(start_ps_, this); }
 

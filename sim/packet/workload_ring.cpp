@@ -47,7 +47,8 @@ class RingWorkload : public Workload {
     int channel, node, step;
   };
   void send(int c, int i, int step) {
-    const int64_t rec = post(net_.nic_endpoint(first_ + i, c), net_.nic_endpoint(first_ + (i + 1) % n_, c), chunk_);
+    const int64_t rec =
+        post(net_.nic_endpoint(first_ + i, c), net_.nic_endpoint(first_ + (i + 1) % n_, c), chunk_);
     steps_of_.resize(static_cast<size_t>(rec) + 1, Step{c, i, step});
   }
   int n_, first_, steps_ = 0, channels_;

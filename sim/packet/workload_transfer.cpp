@@ -9,7 +9,8 @@ namespace {
 
 class TransferWorkload : public Workload {
  public:
-  TransferWorkload(const JsonNode& s, Network& net, const std::string& kind) : Workload(s, net, kind) {
+  TransferWorkload(const JsonNode& s, Network& net, const std::string& kind)
+      : Workload(s, net, kind) {
     s.expect_only({"kind", "name", "start_us", "src_node", "dst_node", "bytes", "nics",
                    "block_bytes", "count", "interval_us"});
     src_ = node(s, "src_node");
@@ -19,7 +20,8 @@ class TransferWorkload : public Workload {
     const int all = net.config().topo.nics_per_node;
     nics_ = static_cast<int>(s.int_or("nics", kind == "kv_transfer" ? all : 1));
     if (nics_ < 1 || nics_ > all) s.at("nics").fail("expected 1.." + std::to_string(all));
-    block_ = s.has("block_bytes") ? s.at("block_bytes").positive_integer() : (bytes_ + nics_ - 1) / nics_;
+    block_ = s.has("block_bytes") ? s.at("block_bytes").positive_integer()
+                                  : (bytes_ + nics_ - 1) / nics_;
     count_ = static_cast<int>(s.int_or("count", 1));
     interval_ps_ = us_to_ps(s.num_or("interval_us", 0));
   }
@@ -41,13 +43,15 @@ class TransferWorkload : public Workload {
   }
   void delivered(int64_t rec, Picoseconds at) override {
     const int64_t id = transfer_of_[static_cast<size_t>(rec)];
-    if (--left_[static_cast<size_t>(id)] == 0) phase_us_.push_back(ps_to_us(at - starts_[static_cast<size_t>(id)]));
+    if (--left_[static_cast<size_t>(id)] == 0)
+      phase_us_.push_back(ps_to_us(at - starts_[static_cast<size_t>(id)]));
   }
 
  private:
   int node(const JsonNode& s, std::string_view key) const {
     const int64_t n = s.at(key).integer();
-    if (n < 0 || n >= net_.nodes()) s.at(key).fail("expected a node in [0, " + std::to_string(net_.nodes()) + ")");
+    if (n < 0 || n >= net_.nodes())
+      s.at(key).fail("expected a node in [0, " + std::to_string(net_.nodes()) + ")");
     return static_cast<int>(n);
   }
   int src_, dst_, nics_, count_;

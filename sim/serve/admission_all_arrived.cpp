@@ -17,6 +17,7 @@ class AllArrived final : public AdmissionPolicy {
 }  // namespace
 }  // namespace pdsim
 
-PDSIM_REGISTER(pdsim::AdmissionPolicyRegistry, "all-arrived",
-               "every request whose KV arrived joins at the next iteration (tail.batch_jumps: true)",
-               [](int) { return std::make_unique<pdsim::AllArrived>(); })
+PDSIM_REGISTER(
+    pdsim::AdmissionPolicyRegistry, "all-arrived",
+    "every request whose KV arrived joins at the next iteration (tail.batch_jumps: true)",
+    [](int) { return std::make_unique<pdsim::AllArrived>(); })

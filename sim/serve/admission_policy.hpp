@@ -15,7 +15,8 @@ class AdmissionPolicy {
   virtual ~AdmissionPolicy() = default;
   // Removes from `arrived` (in arrival order) the requests that join now and returns them in
   // that order; those left wait, in order, for the next boundary.
-  virtual std::vector<int> admit(std::vector<int>& arrived, const std::vector<Request>& requests) = 0;
+  virtual std::vector<int> admit(std::vector<int>& arrived,
+                                 const std::vector<Request>& requests) = 0;
 };
 
 using AdmissionPolicyRegistry = Registry<AdmissionPolicy, int>;  // ranks per decode instance

@@ -99,11 +99,12 @@ Json cluster_experiment(const Deployment& d, uint64_t seed) {
 void check_cluster_fabric(const Deployment& d) {
   Json doc = cluster_experiment(d, d.scenario.seed);
   doc["workloads"].push_back({{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1}});
-  packet::Network net(packet::parse_experiment(JsonNode::from_json(std::move(doc), d.scenario.file + " (packet fabric)")));
+  packet::Network net(packet::parse_experiment(
+      JsonNode::from_json(std::move(doc), d.scenario.file + " (packet fabric)")));
   if (net.nodes() < cluster_nodes(d))
     throw InputError(d.scenario.file, "cluster.topology_file",
-                     "expected at least " + std::to_string(cluster_nodes(d)) + " nodes, the fabric has " +
-                         std::to_string(net.nodes()));
+                     "expected at least " + std::to_string(cluster_nodes(d)) +
+                         " nodes, the fabric has " + std::to_string(net.nodes()));
 }
 
 }  // namespace pdsim

@@ -18,7 +18,13 @@ class DecodeActor {
  public:
   DecodeActor(ServingWorld& w, AdmissionPolicy& admission, DecodeIterationTimer& timer,
               const AcceptanceModel& acceptance, ServingStats& stats, int instance, uint64_t seed)
-      : w_(w), admission_(admission), timer_(timer), acceptance_(acceptance), stats_(stats), di_(instance), seed_(seed) {}
+      : w_(w),
+        admission_(admission),
+        timer_(timer),
+        acceptance_(acceptance),
+        stats_(stats),
+        di_(instance),
+        seed_(seed) {}
   void operator()();
 
  private:

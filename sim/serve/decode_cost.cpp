@@ -63,7 +63,8 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
     double experts = 0, experts_sum = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
       std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
-      const double e = cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]));
+      const double e =
+          cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]));
       experts = std::max(experts, e);
       experts_sum += e;
     }
@@ -90,7 +91,8 @@ Json DecodeCostModel::stats() const {
   }
   Json terms = Json::object();
   for (const auto& [k, v] : sum) terms[k] = v;
-  return Json{{"moe_memo_entries", memo_.size()}, {"a2a_phases", phases_},
+  return Json{{"moe_memo_entries", memo_.size()},
+              {"a2a_phases", phases_},
               {"ops_outside_gpu_profile_range", out_of_range_ops_.names()},
               {"a2a_terms_total_us", terms}};
 }

@@ -23,7 +23,7 @@ namespace pdsim {
 
 class DecodeCostModel {
  public:
-  struct RankCosts {  // µs
+  struct RankCosts {          // µs
     double attn_verify = 0;   // one MoE layer's attention block, verify (or plain) forward
     double other_verify = 0;  // dense layers, embedding, LM head of the verify forward
     double draft_step = 0;    // one draft forward, 1 token per request (speculative only)

@@ -32,8 +32,9 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
       expert_imbalance_(mechanism_id("expert_imbalance")),
       cuda_graph_miss_(mechanism_id("cuda_graph_miss")) {
   const auto& dc = d.scenario.decode;
-  graph_bs_ = dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
-                                       : dc.cuda_graph_bs;
+  graph_bs_ = dc.cuda_graph_bs.empty()
+                  ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
+                  : dc.cuda_graph_bs;
   launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
   launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
   const MechanismEnv env{d, seed, oracle_.get()};
@@ -51,8 +52,8 @@ IterationTiming DecodeIterationTimer::time(const IterationContext& c, int admitt
   return out;
 }
 
-ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks, MechanismTerms& mech,
-                                           bool& graph) {
+ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
+                                           MechanismTerms& mech, bool& graph) {
   using MoeLayer = DecodeCostModel::MoeLayer;
   const DecodePasses& ps = d_.passes;
   const int q = ps.query_tokens;
@@ -82,16 +83,19 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks, 
     ext_m += c.draft_extend / nr;
   }
   const int steps = ps.draft_steps;
-  mech[dp_imbalance_] = tail.dp_imbalance ? moe_layers * (attn - attn_m) + (other - other_m) +
-                                                steps * (draft_step - step_m) + (draft_extend - ext_m)
-                                          : 0.0;
+  mech[dp_imbalance_] = tail.dp_imbalance
+                            ? moe_layers * (attn - attn_m) + (other - other_m) +
+                                  steps * (draft_step - step_m) + (draft_extend - ext_m)
+                            : 0.0;
   if (!tail.dp_imbalance) {
     attn = attn_m;
     other = other_m;
     draft_step = step_m;
     draft_extend = ext_m;
   }
-  auto experts = [&](const MoeLayer& m) { return tail.dp_imbalance ? m.experts_us : m.experts_mean_us; };
+  auto experts = [&](const MoeLayer& m) {
+    return tail.dp_imbalance ? m.experts_us : m.experts_mean_us;
+  };
   auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
   ForwardTerms t;
   t.other_us = other;
@@ -101,7 +105,8 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks, 
     t.dispatch_us = moe_layers * v.dispatch_us;
     t.combine_us = moe_layers * v.combine_us;
     t.moe_compute_us = moe_layers * experts(v);
-    if (tail.dp_imbalance) mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
+    if (tail.dp_imbalance)
+      mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
     v.uses += moe_layers;
     cost_.count_phases(2L * moe_layers);
   }
@@ -135,6 +140,8 @@ Json DecodeIterationTimer::stats() const {
   return j;
 }
 
-Json DecodeIterationTimer::packet_stats() const { return oracle_ ? oracle_->stats() : Json(nullptr); }
+Json DecodeIterationTimer::packet_stats() const {
+  return oracle_ ? oracle_->stats() : Json(nullptr);
+}
 
 }  // namespace pdsim

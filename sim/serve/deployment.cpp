@@ -20,17 +20,19 @@ void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& 
   const int gpus = p.nodes_per_instance * inst.gpus_per_node;
   auto bad = [&](const std::string& why) { throw InfeasibleError("prefill: " + why); };
   if (p.tp * p.pp != gpus)
-    bad("tp × pp = " + std::to_string(p.tp * p.pp) + " but the instance has " + std::to_string(gpus) +
-        " GPUs (" + std::to_string(p.nodes_per_instance) + " nodes × " +
+    bad("tp × pp = " + std::to_string(p.tp * p.pp) + " but the instance has " +
+        std::to_string(gpus) + " GPUs (" + std::to_string(p.nodes_per_instance) + " nodes × " +
         std::to_string(inst.gpus_per_node) + ")");
   if (p.tp > inst.gpus_per_node)
     bad("tp " + std::to_string(p.tp) + " spans nodes; only TP inside a node is modelled");
   if (p.cp > p.tp || p.tp % p.cp != 0) bad("cp must divide tp");
   if (p.ep > inst.gpus_per_node || p.tp % p.ep != 0)
-    bad("ep " + std::to_string(p.ep) + " must divide tp and stay inside one node (normal-mode "
+    bad("ep " + std::to_string(p.ep) +
+        " must divide tp and stay inside one node (normal-mode "
         "EP across nodes is not modelled at analytic fidelity)");
   if (m.is_moe() && m.n_routed_experts % p.ep != 0)
-    bad("ep " + std::to_string(p.ep) + " does not divide " + std::to_string(m.n_routed_experts) + " experts");
+    bad("ep " + std::to_string(p.ep) + " does not divide " + std::to_string(m.n_routed_experts) +
+        " experts");
   if (p.pp > m.num_layers) bad("pp exceeds the number of layers");
 }
 
@@ -42,10 +44,12 @@ void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& i
     throw InputError(s.file, "decode.dp_attention",
                      "expected true (TP-attention decode is not modelled at analytic fidelity)");
   if (d.tp != gpus)
-    bad("tp " + std::to_string(d.tp) + " must equal the instance's GPUs (" + std::to_string(gpus) + ")");
+    bad("tp " + std::to_string(d.tp) + " must equal the instance's GPUs (" + std::to_string(gpus) +
+        ")");
   if (d.dp != d.tp) bad("with DP attention dp must equal tp (one attention rank per GPU)");
   if (m.is_moe()) {
-    if (d.ep != d.tp) bad("with the DeepEP backend SGLang sets ep = tp; got ep " + std::to_string(d.ep));
+    if (d.ep != d.tp)
+      bad("with the DeepEP backend SGLang sets ep = tp; got ep " + std::to_string(d.ep));
     if (m.n_routed_experts % d.ep != 0)
       bad("ep " + std::to_string(d.ep) + " does not divide " + std::to_string(m.n_routed_experts) +
           " experts");
@@ -70,7 +74,8 @@ Deployment build_deployment(const Scenario& s) {
   if (s.model != "" && d.model.is_moe())
     d.a2a_backend = A2ABackendRegistry::instance().create(s.fabric.a2a_backend, s.file,
                                                           "fabric.a2a_backend", d.fabric);
-  d.fidelity = FabricFidelityRegistry::instance().create(s.fabric.fidelity, s.file, "fabric.fidelity");
+  d.fidelity =
+      FabricFidelityRegistry::instance().create(s.fabric.fidelity, s.file, "fabric.fidelity");
   d.passes = decode_passes(s.decode.speculative);
   check_prefill(s, d.model, d.instance);
   check_decode(s, d.model, d.instance);
@@ -96,38 +101,45 @@ Deployment build_deployment(const Scenario& s) {
   dl.ep = d.model.is_moe() ? s.decode.ep : 1;
   dl.moe_dense_tp = 1;
   dl.mtp = d.passes.speculative && d.model.mtp_layers > 0;
-  dl.ll_max_dispatch_tokens_per_rank = d.model.is_moe() ? s.decode.ll_max_dispatch_tokens_per_rank : 0;
+  dl.ll_max_dispatch_tokens_per_rank =
+      d.model.is_moe() ? s.decode.ll_max_dispatch_tokens_per_rank : 0;
   dl.mem_fraction_static = s.decode.mem_fraction_static;
   d.decode_memory = plan_memory(d.model, d.gpu, dl, kv);
   if (d.passes.speculative && d.model.mtp_layers == 0)
-    throw InfeasibleError("decode: EAGLE needs a draft (MTP) layer, model '" + d.model.name + "' has none");
+    throw InfeasibleError("decode: EAGLE needs a draft (MTP) layer, model '" + d.model.name +
+                          "' has none");
 
   d.decode_ranks = s.decode.dp;
   const int q = d.passes.query_tokens;
   d.max_requests_per_rank = std::max(1, s.decode.max_running_requests / s.decode.dp);
   if (d.model.is_moe())
-    d.max_requests_per_rank = std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank / q);
+    d.max_requests_per_rank =
+        std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank / q);
   if (d.max_requests_per_rank < 1)
     throw InfeasibleError("decode: ll_max_dispatch_tokens_per_rank " +
                           std::to_string(s.decode.ll_max_dispatch_tokens_per_rank) +
                           " is below the query tokens of one request (" + std::to_string(q) + ")");
   const double need = s.workload.input_len + s.workload.output_len;
   if (d.decode_memory.kv_capacity_tokens < need)
-    throw InfeasibleError("decode: KV capacity per rank is " +
-                          std::to_string(static_cast<long long>(d.decode_memory.kv_capacity_tokens)) +
-                          " tokens, below one request's " + std::to_string(static_cast<long long>(need)));
+    throw InfeasibleError(
+        "decode: KV capacity per rank is " +
+        std::to_string(static_cast<long long>(d.decode_memory.kv_capacity_tokens)) +
+        " tokens, below one request's " + std::to_string(static_cast<long long>(need)));
 
   d.a2a_nics = s.decode.a2a_nics > 0 ? s.decode.a2a_nics : d.instance.nics_per_node;
   d.kv_nics = s.prefill.kv_nics > 0 ? s.prefill.kv_nics : d.instance.nics_per_node;
   if (d.a2a_nics > d.instance.nics_per_node)
-    throw InputError(s.file, "decode.a2a_nics", "expected at most the instance's " +
-                                                    std::to_string(d.instance.nics_per_node) + " NICs");
+    throw InputError(
+        s.file, "decode.a2a_nics",
+        "expected at most the instance's " + std::to_string(d.instance.nics_per_node) + " NICs");
   if (d.kv_nics > d.instance.nics_per_node)
-    throw InputError(s.file, "prefill.kv_nics", "expected at most the instance's " +
-                                                    std::to_string(d.instance.nics_per_node) + " NICs");
+    throw InputError(
+        s.file, "prefill.kv_nics",
+        "expected at most the instance's " + std::to_string(d.instance.nics_per_node) + " NICs");
   if (s.prefill.kv_first_nic + d.kv_nics > d.instance.nics_per_node)
-    throw InputError(s.file, "prefill.kv_first_nic", "expected kv_first_nic + kv_nics <= the instance's " +
-                                                         std::to_string(d.instance.nics_per_node) + " NICs");
+    throw InputError(s.file, "prefill.kv_first_nic",
+                     "expected kv_first_nic + kv_nics <= the instance's " +
+                         std::to_string(d.instance.nics_per_node) + " NICs");
   d.a2a.ep_ranks = s.decode.ep;
   d.a2a.gpus_per_node = d.instance.gpus_per_node;
   d.a2a.num_experts = d.model.n_routed_experts;
@@ -139,13 +151,15 @@ Deployment build_deployment(const Scenario& s) {
                          ? s.prefill.kv_block_bytes
                          : s.prefill.kv_page_size * d.kv_bytes_per_token / d.model.num_layers;
 
-  d.profiles = Json{
-      {"model", document("models/catalog/llm", s.model, s.file, "model")},
-      {"instance", document("models/catalog/instance", s.instance_type, s.file, "cluster.instance_type")},
-      {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
-      {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
-      {"fabric_profile", document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
-      {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
+  d.profiles =
+      Json{{"model", document("models/catalog/llm", s.model, s.file, "model")},
+           {"instance",
+            document("models/catalog/instance", s.instance_type, s.file, "cluster.instance_type")},
+           {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
+           {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
+           {"fabric_profile",
+            document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
+           {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
   d.fidelity->check(d);
   return d;
 }

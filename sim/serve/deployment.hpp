@@ -23,16 +23,16 @@ struct Deployment {
   std::shared_ptr<const ComputeModel> compute;
   std::shared_ptr<const A2ABackend> a2a_backend;
   std::shared_ptr<const FabricFidelity> fidelity;  // fabric.fidelity
-  DecodePasses passes;           // what one decode iteration runs (decode.speculative)
-  A2AConfig a2a;                 // decode expert-parallel all-to-all
+  DecodePasses passes;  // what one decode iteration runs (decode.speculative)
+  A2AConfig a2a;        // decode expert-parallel all-to-all
   MemoryPlan prefill_memory, decode_memory;
-  int decode_ranks = 0;          // DP-attention ranks per decode instance
-  int max_requests_per_rank = 0; // min(max_running/dp, LL dispatch buffer / query tokens)
-  double kv_bytes_per_token = 0; // all layers
-  double kv_block_bytes = 0;     // transfer engine block (one page of one layer by default)
-  int kv_nics = 0;               // per prefill node
-  int a2a_nics = 0;              // per decode node
-  Json profiles;                 // every catalog/profile document used, verbatim with provenance
+  int decode_ranks = 0;           // DP-attention ranks per decode instance
+  int max_requests_per_rank = 0;  // min(max_running/dp, LL dispatch buffer / query tokens)
+  double kv_bytes_per_token = 0;  // all layers
+  double kv_block_bytes = 0;      // transfer engine block (one page of one layer by default)
+  int kv_nics = 0;                // per prefill node
+  int a2a_nics = 0;               // per decode node
+  Json profiles;                  // every catalog/profile document used, verbatim with provenance
 
   int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
 };

@@ -21,7 +21,8 @@ class FabricFidelity {
   // Checks what this fidelity needs of the deployment (InputError naming the scenario field).
   virtual void check(const Deployment& d) const = 0;
   // The decode all-to-all's excess under the flows in flight, or null when this fidelity has none.
-  virtual std::unique_ptr<PacketPhaseOracle> a2a_oracle(const Deployment& d, uint64_t seed) const = 0;
+  virtual std::unique_ptr<PacketPhaseOracle> a2a_oracle(const Deployment& d,
+                                                        uint64_t seed) const = 0;
 };
 
 using FabricFidelityRegistry = Registry<FabricFidelity>;

@@ -17,6 +17,7 @@ class AnalyticFidelity final : public FabricFidelity {
 }  // namespace
 }  // namespace pdsim
 
-PDSIM_REGISTER(pdsim::FabricFidelityRegistry, "analytic",
-               "all-to-all phases from the backend's analytic model; flows share NICs as fluid flows",
-               [] { return std::make_unique<pdsim::AnalyticFidelity>(); })
+PDSIM_REGISTER(
+    pdsim::FabricFidelityRegistry, "analytic",
+    "all-to-all phases from the backend's analytic model; flows share NICs as fluid flows",
+    [] { return std::make_unique<pdsim::AnalyticFidelity>(); })

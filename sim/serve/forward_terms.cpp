@@ -3,8 +3,8 @@
 namespace pdsim {
 
 double ForwardTerms::total_us() const {
-  return attention_us + moe_compute_us + dispatch_us + combine_us + draft_us + other_us + launch_us +
-         scheduler_us;
+  return attention_us + moe_compute_us + dispatch_us + combine_us + draft_us + other_us +
+         launch_us + scheduler_us;
 }
 
 void ForwardTerms::add(const ForwardTerms& o) {
@@ -19,8 +19,9 @@ void ForwardTerms::add(const ForwardTerms& o) {
 }
 
 std::map<std::string, double> ForwardTerms::named() const {
-  return {{"attention", attention_us}, {"moe_compute", moe_compute_us}, {"dispatch", dispatch_us},
-          {"combine", combine_us},     {"draft", draft_us},             {"other", other_us},
+  return {{"attention", attention_us}, {"moe_compute", moe_compute_us},
+          {"dispatch", dispatch_us},   {"combine", combine_us},
+          {"draft", draft_us},         {"other", other_us},
           {"launch", launch_us},       {"scheduler", scheduler_us}};
 }
 

@@ -11,9 +11,9 @@ struct ForwardTerms {
   double moe_compute_us = 0;  // routed + shared experts (slowest rank per layer)
   double dispatch_us = 0;
   double combine_us = 0;
-  double draft_us = 0;        // all draft-model forwards (their own a2a included)
-  double other_us = 0;        // dense layers, embedding, LM head (slowest rank)
-  double launch_us = 0;       // kernel launch or CUDA-graph replay overhead
+  double draft_us = 0;   // all draft-model forwards (their own a2a included)
+  double other_us = 0;   // dense layers, embedding, LM head (slowest rank)
+  double launch_us = 0;  // kernel launch or CUDA-graph replay overhead
   double scheduler_us = 0;
   double total_us() const;
   void add(const ForwardTerms& o);

@@ -12,9 +12,11 @@ void KvTransferActor::operator()() {
   const int dnode = (q.rec.decode_instance * w_.d.scenario.decode.nodes_per_instance) +
                     q.rec.decode_rank / w_.d.instance.gpus_per_node;
   const double bytes = q.spec.input_len * w_.d.kv_bytes_per_token * timer_.layer_share(stage_);
-  sg4::CommPtr comm = sg4::Comm::sendto_async(w_.stage_host(pi_, stage_), w_.plat.decode_nodes[static_cast<size_t>(dnode)],
+  sg4::CommPtr comm = sg4::Comm::sendto_async(w_.stage_host(pi_, stage_),
+                                              w_.plat.decode_nodes[static_cast<size_t>(dnode)],
                                               static_cast<uint64_t>(bytes));
-  const long flow = w_.flows.track(w_.stage_node(pi_, stage_), decode_node_index(w_.d, 0, dnode), true, comm);
+  const long flow =
+      w_.flows.track(w_.stage_node(pi_, stage_), decode_node_index(w_.d, 0, dnode), true, comm);
   comm->wait();
   w_.flows.erase(flow);
   stats_.kv_part(bytes, sg4::Engine::get_clock() - now);

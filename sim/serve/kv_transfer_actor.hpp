@@ -11,7 +11,8 @@ namespace pdsim {
 
 class KvTransferActor {
  public:
-  KvTransferActor(ServingWorld& w, const PrefillChunkTimer& timer, ServingStats& stats, int id, int instance, int stage)
+  KvTransferActor(ServingWorld& w, const PrefillChunkTimer& timer, ServingStats& stats, int id,
+                  int instance, int stage)
       : w_(w), timer_(timer), stats_(stats), id_(id), pi_(instance), stage_(stage) {}
   void operator()();
 

@@ -31,8 +31,9 @@ class BatchJump final : public TailMechanism {
 }  // namespace
 }  // namespace pdsim
 
-PDSIM_REGISTER(pdsim::TailMechanismRegistry, "batch_jump",
-               "recorded: compute growth over the previous iteration when requests join running ones",
-               [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
-                 return std::make_unique<pdsim::BatchJump>(e.d.scenario.decode.instances);
-               })
+PDSIM_REGISTER(
+    pdsim::TailMechanismRegistry, "batch_jump",
+    "recorded: compute growth over the previous iteration when requests join running ones",
+    [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
+      return std::make_unique<pdsim::BatchJump>(e.d.scenario.decode.instances);
+    })

@@ -14,21 +14,26 @@ namespace {
 
 // Flows seen by decode instance `di` (KV into its nodes, PP sends) with their rates: KV flows
 // split their source's KV-engine cap and their destination's NICs; a PP send has its NICs.
-std::vector<BackgroundFlow> background(const Deployment& d, int di, const std::vector<InFlight>& flows) {
-  const double node_Bps = d.instance.nics_per_node * nic_effective_rate(d.fabric, d.instance.nic_gbps);
-  const double kv_Bps = kv_transfer_rate(d.fabric, d.kv_block_bytes, d.kv_nics, d.instance.nic_gbps);
+std::vector<BackgroundFlow> background(const Deployment& d, int di,
+                                       const std::vector<InFlight>& flows) {
+  const double node_Bps =
+      d.instance.nics_per_node * nic_effective_rate(d.fabric, d.instance.nic_gbps);
+  const double kv_Bps =
+      kv_transfer_rate(d.fabric, d.kv_block_bytes, d.kv_nics, d.instance.nic_gbps);
   std::map<int, int> kv_from, kv_into;
   for (const auto& f : flows)
     if (f.kv) {
       ++kv_from[f.src];
       ++kv_into[f.dst];
     }
-  const int first = decode_node_index(d, di, 0), last = first + d.scenario.decode.nodes_per_instance;
+  const int first = decode_node_index(d, di, 0),
+            last = first + d.scenario.decode.nodes_per_instance;
   std::vector<BackgroundFlow> out;
   for (const auto& f : flows) {
     if (f.kv && (f.dst < first || f.dst >= last)) continue;  // another decode instance's NICs
     if (f.remaining_bytes <= 0) continue;
-    const double Bps = f.kv ? std::min(kv_Bps / kv_from.at(f.src), node_Bps / kv_into.at(f.dst)) : node_Bps;
+    const double Bps =
+        f.kv ? std::min(kv_Bps / kv_from.at(f.src), node_Bps / kv_into.at(f.dst)) : node_Bps;
     out.push_back(BackgroundFlow{f.src, f.dst, f.kv, Bps * 8e-9, f.remaining_bytes});
   }
   return out;
@@ -65,9 +70,10 @@ class FabricBackground final : public TailMechanism {
 }  // namespace
 }  // namespace pdsim
 
-PDSIM_REGISTER(pdsim::TailMechanismRegistry, "fabric_background",
-               "tail.fabric_background (packet fidelity): KV / PP flows in flight slow the decode all-to-all",
-               [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
-                 if (!e.d.scenario.tail.fabric_background || e.oracle == nullptr) return nullptr;
-                 return std::make_unique<pdsim::FabricBackground>(e.d, *e.oracle);
-               })
+PDSIM_REGISTER(
+    pdsim::TailMechanismRegistry, "fabric_background",
+    "tail.fabric_background (packet fidelity): KV / PP flows in flight slow the decode all-to-all",
+    [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
+      if (!e.d.scenario.tail.fabric_background || e.oracle == nullptr) return nullptr;
+      return std::make_unique<pdsim::FabricBackground>(e.d, *e.oracle);
+    })

@@ -26,7 +26,8 @@ class SchedulerHiccup final : public TailMechanism {
 }  // namespace pdsim
 
 PDSIM_REGISTER(pdsim::TailMechanismRegistry, "scheduler_hiccup",
-               "tail.scheduler_hiccups (off: unmeasured): a fixed scheduler stall with a probability per iteration",
+               "tail.scheduler_hiccups (off: unmeasured): a fixed scheduler stall with a "
+               "probability per iteration",
                [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
                  const auto& h = e.d.scenario.tail.scheduler_hiccups;
                  if (!h.enabled) return nullptr;

@@ -53,7 +53,8 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
   const double tokens_per_gpu = new_tokens / l.cp;
   if (l.cp > 1) {
     const double kv_layer_bytes = d_.kv_bytes_per_token / d_.model.num_layers;
-    c.cp_exchange_us = l.num_layers * nvlink_allgather_us(d_.fabric, tokens_per_gpu * kv_layer_bytes, l.cp);
+    c.cp_exchange_us =
+        l.num_layers * nvlink_allgather_us(d_.fabric, tokens_per_gpu * kv_layer_bytes, l.cp);
   }
   int moe_layers = 0;
   for (int layer = l.first_layer; layer < l.first_layer + l.num_layers; ++layer)

@@ -34,9 +34,10 @@ void PrefillStageActor::operator()() {
   const int pp = w_.d.scenario.prefill.pp;
   const std::string prefix = "prefill" + std::to_string(pi_) + ".stage";
   sg4::Mailbox* in = stage_ > 0 ? sg4::Mailbox::by_name(prefix + std::to_string(stage_)) : nullptr;
-  sg4::Mailbox* out = stage_ + 1 < pp ? sg4::Mailbox::by_name(prefix + std::to_string(stage_ + 1)) : nullptr;
+  sg4::Mailbox* out =
+      stage_ + 1 < pp ? sg4::Mailbox::by_name(prefix + std::to_string(stage_ + 1)) : nullptr;
   sg4::CommPtr pending;  // at most one activation send in flight to the next stage
-  long pp_flow = -1;      // its handle in the flow tracker
+  long pp_flow = -1;     // its handle in the flow tracker
   while (true) {
     Chunk* chunk = nullptr;
     if (stage_ == 0) {
@@ -61,7 +62,8 @@ void PrefillStageActor::operator()() {
       for (const auto& pc : chunk->pieces) {
         if (!pc.last) continue;
         if (stage_ == pp - 1) w_.request(pc.id).rec.prefill_end_s = sg4::Engine::get_clock();
-        sg4::Actor::create("kv", w_.stage_host(pi_, stage_), KvTransferActor(w_, timer_, stats_, pc.id, pi_, stage_));
+        sg4::Actor::create("kv", w_.stage_host(pi_, stage_),
+                           KvTransferActor(w_, timer_, stats_, pc.id, pi_, stage_));
       }
       if (out) {
         if (pending) pending->wait();

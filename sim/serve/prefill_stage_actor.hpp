@@ -26,13 +26,16 @@ struct Chunk {
 
 class PrefillStageActor {
  public:
-  PrefillStageActor(ServingWorld& w, PrefillChunkTimer& timer, ServingStats& stats, int instance, int stage)
+  PrefillStageActor(ServingWorld& w, PrefillChunkTimer& timer, ServingStats& stats, int instance,
+                    int stage)
       : w_(w), timer_(timer), stats_(stats), pi_(instance), stage_(stage) {}
   void operator()();
 
  private:
   Chunk form_chunk(PrefillInstance& p);
-  bool more_to_come(const PrefillInstance& p) const { return !(w_.all_routed && p.taken == p.routed); }
+  bool more_to_come(const PrefillInstance& p) const {
+    return !(w_.all_routed && p.taken == p.routed);
+  }
 
   ServingWorld& w_;
   PrefillChunkTimer& timer_;

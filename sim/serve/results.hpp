@@ -11,14 +11,14 @@ namespace pdsim {
 
 struct RequestRecord {
   int id = 0;
-  double arrival_s = 0;        // request sent by the client (bench_serving's start of the request)
+  double arrival_s = 0;  // request sent by the client (bench_serving's start of the request)
   int input_len = 0;
-  int output_len = 0;          // tokens the request must generate
+  int output_len = 0;  // tokens the request must generate
   int prefill_instance = -1, decode_instance = -1, decode_rank = -1;
   double decode_reserved_s = -1;  // KV slots reserved on the decode rank (bootstrap done)
   double prefill_start_s = -1, prefill_end_s = -1;
   double kv_start_s = -1, kv_end_s = -1;
-  double finish_s = -1;        // last chunk streamed
+  double finish_s = -1;               // last chunk streamed
   std::vector<double> chunk_times_s;  // every streamed chunk, first token first
   std::vector<int> chunk_tokens;      // tokens per chunk (speculative chunks carry several)
   bool completed = false;
@@ -28,10 +28,10 @@ struct RequestRecord {
 
 struct SimResults {
   std::string scenario_name;
-  Json resolved_scenario;      // the scenario after defaults and --set overrides
-  Json profiles;               // {"model": {...}, "gpu": {...}, "gpu_profile": {...}, "fabric_profile": {...}}
+  Json resolved_scenario;  // the scenario after defaults and --set overrides
+  Json profiles;  // {"model": {...}, "gpu": {...}, "gpu_profile": {...}, "fabric_profile": {...}}
   uint64_t seed = 0;
-  double duration_s = 0;       // first request sent → last request finished
+  double duration_s = 0;  // first request sent → last request finished
   bool speculative = false;
   std::vector<RequestRecord> requests;
   // Simulator extras, reported under the summary's "pdsim" key: per-forward breakdown

@@ -11,7 +11,7 @@ struct Route {
   int prefill_instance = 0, decode_instance = 0, decode_rank = 0;
 };
 
-struct RouterShape {  // what a policy routes over
+struct RouterShape {                                                  // what a policy routes over
   int prefill_instances = 1, decode_instances = 1, decode_ranks = 1;  // ranks per decode instance
 };
 

@@ -27,4 +27,6 @@ class RoundRobinRouter final : public RouterPolicy {
 
 PDSIM_REGISTER(pdsim::RouterPolicyRegistry, "round-robin",
                "prefill instances in turn; (decode instance, DP rank) pairs in turn",
-               [](const pdsim::RouterShape& s) { return std::make_unique<pdsim::RoundRobinRouter>(s); })
+               [](const pdsim::RouterShape& s) {
+                 return std::make_unique<pdsim::RoundRobinRouter>(s);
+               })

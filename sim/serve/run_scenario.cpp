@@ -10,17 +10,30 @@ namespace pdsim {
 Json results_to_json(const SimResults& r) {
   Json reqs = Json::array();
   for (const auto& q : r.requests)
-    reqs.push_back({{"id", q.id}, {"arrival_s", q.arrival_s}, {"input_len", q.input_len},
-                    {"output_len", q.output_len}, {"prefill_instance", q.prefill_instance},
-                    {"decode_instance", q.decode_instance}, {"decode_rank", q.decode_rank},
-                    {"decode_reserved_s", q.decode_reserved_s}, {"prefill_start_s", q.prefill_start_s},
-                    {"prefill_end_s", q.prefill_end_s}, {"kv_start_s", q.kv_start_s},
-                    {"kv_end_s", q.kv_end_s}, {"finish_s", q.finish_s},
-                    {"chunk_times_s", q.chunk_times_s}, {"chunk_tokens", q.chunk_tokens},
+    reqs.push_back({{"id", q.id},
+                    {"arrival_s", q.arrival_s},
+                    {"input_len", q.input_len},
+                    {"output_len", q.output_len},
+                    {"prefill_instance", q.prefill_instance},
+                    {"decode_instance", q.decode_instance},
+                    {"decode_rank", q.decode_rank},
+                    {"decode_reserved_s", q.decode_reserved_s},
+                    {"prefill_start_s", q.prefill_start_s},
+                    {"prefill_end_s", q.prefill_end_s},
+                    {"kv_start_s", q.kv_start_s},
+                    {"kv_end_s", q.kv_end_s},
+                    {"finish_s", q.finish_s},
+                    {"chunk_times_s", q.chunk_times_s},
+                    {"chunk_tokens", q.chunk_tokens},
                     {"completed", q.completed}});
-  return Json{{"scenario_name", r.scenario_name}, {"resolved_scenario", r.resolved_scenario},
-              {"profiles", r.profiles}, {"seed", r.seed}, {"duration_s", r.duration_s},
-              {"speculative", r.speculative}, {"requests", reqs}, {"extras", r.extras}};
+  return Json{{"scenario_name", r.scenario_name},
+              {"resolved_scenario", r.resolved_scenario},
+              {"profiles", r.profiles},
+              {"seed", r.seed},
+              {"duration_s", r.duration_s},
+              {"speculative", r.speculative},
+              {"requests", reqs},
+              {"extras", r.extras}};
 }
 
 SimResults results_from_json(const Json& j) {

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "sim/core/error.hpp"
-#include "sim/core/json_override.hpp"
 #include "sim/serve/fabric_fidelity.hpp"
 #include "sim/serve/router_policy.hpp"
 
@@ -19,7 +18,8 @@ int pos_int(const JsonNode& n, std::string_view key, int def) {
 int nonneg_int(const JsonNode& n, std::string_view key, int def) {
   if (!n.has(key)) return def;
   int64_t v = n.at(key).integer();
-  if (v < 0 || v > (1 << 30)) n.at(key).fail("expected a non-negative integer, got " + std::to_string(v));
+  if (v < 0 || v > (1 << 30))
+    n.at(key).fail("expected a non-negative integer, got " + std::to_string(v));
   return static_cast<int>(v);
 }
 double nonneg(const JsonNode& n, std::string_view key, double def) {
@@ -51,8 +51,8 @@ std::string registered(const JsonNode& n, std::string_view key, const std::strin
 }
 
 WorkloadConfig parse_workload(const JsonNode& n) {
-  n.expect_only({"dataset", "input_len", "output_len", "range_ratio", "num_prompts",
-                 "request_rate", "max_concurrency"});
+  n.expect_only({"dataset", "input_len", "output_len", "range_ratio", "num_prompts", "request_rate",
+                 "max_concurrency"});
   WorkloadConfig w;
   w.dataset = one_of(n, "dataset", w.dataset, {"random"});
   w.input_len = pos_int(n, "input_len", w.input_len);
@@ -63,7 +63,8 @@ WorkloadConfig parse_workload(const JsonNode& n) {
     JsonNode r = n.at("request_rate");
     if (r.is_string()) {
       std::string s = r.string();
-      if (s != "inf" && s != "Infinity") r.fail("expected a positive number or \"inf\", got \"" + s + "\"");
+      if (s != "inf" && s != "Infinity")
+        r.fail("expected a positive number or \"inf\", got \"" + s + "\"");
       w.request_rate = std::numeric_limits<double>::infinity();
     } else {
       w.request_rate = r.positive();
@@ -82,8 +83,9 @@ SpeculativeConfig parse_speculative(const JsonNode& n) {
   s.num_draft_tokens = pos_int(n, "num_draft_tokens", s.num_draft_tokens);
   if (s.topk != 1) n.at("topk").fail("expected 1 (only chain drafts, topk 1, are modelled)");
   if (s.enabled() && s.num_draft_tokens != s.num_steps + 1)
-    n.at("num_draft_tokens").fail("expected num_steps + 1 (= " + std::to_string(s.num_steps + 1) +
-                                  ") for a topk-1 chain draft");
+    n.at("num_draft_tokens")
+        .fail("expected num_steps + 1 (= " + std::to_string(s.num_steps + 1) +
+              ") for a topk-1 chain draft");
   if (n.has("acceptance")) {
     JsonNode a = n.at("acceptance");
     a.expect_only({"model", "accept_prob", "provenance"});
@@ -108,7 +110,8 @@ PrefillConfig parse_prefill(const JsonNode& n) {
   p.chunked_prefill_size = pos_int(n, "chunked_prefill_size", p.chunked_prefill_size);
   p.max_running_requests = pos_int(n, "max_running_requests", p.max_running_requests);
   p.mem_fraction_static = frac(n, "mem_fraction_static", p.mem_fraction_static);
-  p.kv_transfer_backend = one_of(n, "kv_transfer_backend", p.kv_transfer_backend, {"mooncake", "nixl"});
+  p.kv_transfer_backend =
+      one_of(n, "kv_transfer_backend", p.kv_transfer_backend, {"mooncake", "nixl"});
   p.kv_page_size = pos_int(n, "kv_page_size", p.kv_page_size);
   p.kv_block_bytes = nonneg(n, "kv_block_bytes", p.kv_block_bytes);
   p.kv_nics = nonneg_int(n, "kv_nics", p.kv_nics);
@@ -118,9 +121,9 @@ PrefillConfig parse_prefill(const JsonNode& n) {
 
 DecodeConfig parse_decode(const JsonNode& n) {
   n.expect_only({"instances", "nodes_per_instance", "tp", "dp", "ep", "dp_attention",
-                 "max_running_requests", "mem_fraction_static", "cuda_graph_max_bs", "cuda_graph_bs",
-                 "ll_max_dispatch_tokens_per_rank", "kv_cache_dtype", "scheduler_overhead_us",
-                 "recompute_tolerance", "a2a_nics", "speculative"});
+                 "max_running_requests", "mem_fraction_static", "cuda_graph_max_bs",
+                 "cuda_graph_bs", "ll_max_dispatch_tokens_per_rank", "kv_cache_dtype",
+                 "scheduler_overhead_us", "recompute_tolerance", "a2a_nics", "speculative"});
   DecodeConfig d;
   d.instances = pos_int(n, "instances", d.instances);
   d.nodes_per_instance = pos_int(n, "nodes_per_instance", d.nodes_per_instance);
@@ -192,70 +195,6 @@ Scenario parse_scenario(const JsonNode& n) {
     s.seed = static_cast<uint64_t>(seed);
   }
   return s;
-}
-
-Json Scenario::resolved_json() const {
-  const auto& sp = decode.speculative;
-  Json rate = std::isinf(workload.request_rate) ? Json("inf") : Json(workload.request_rate);
-  return Json{
-      {"schema", "pdsim.scenario/1"},
-      {"name", name},
-      {"description", description},
-      {"model", model},
-      {"gpu_profile", gpu_profile},
-      {"cluster", {{"instance_type", instance_type}, {"network", network}, {"topology_file", topology_file}}},
-      {"router", {{"policy", router_policy}}},
-      {"fabric",
-       {{"profile", fabric.profile}, {"fidelity", fabric.fidelity},
-        {"a2a_backend", fabric.a2a_backend}, {"routing_samples", fabric.routing_samples},
-        {"packet_samples", fabric.packet_samples}}},
-      {"prefill",
-       {{"instances", prefill.instances}, {"nodes_per_instance", prefill.nodes_per_instance},
-        {"tp", prefill.tp}, {"pp", prefill.pp}, {"cp", prefill.cp}, {"ep", prefill.ep},
-        {"chunked_prefill_size", prefill.chunked_prefill_size},
-        {"max_running_requests", prefill.max_running_requests},
-        {"mem_fraction_static", prefill.mem_fraction_static},
-        {"kv_transfer_backend", prefill.kv_transfer_backend},
-        {"kv_page_size", prefill.kv_page_size}, {"kv_block_bytes", prefill.kv_block_bytes},
-        {"kv_nics", prefill.kv_nics}, {"kv_first_nic", prefill.kv_first_nic}}},
-      {"decode",
-       {{"instances", decode.instances}, {"nodes_per_instance", decode.nodes_per_instance},
-        {"tp", decode.tp}, {"dp", decode.dp}, {"ep", decode.ep}, {"dp_attention", decode.dp_attention},
-        {"max_running_requests", decode.max_running_requests},
-        {"mem_fraction_static", decode.mem_fraction_static},
-        {"cuda_graph_max_bs", decode.cuda_graph_max_bs}, {"cuda_graph_bs", decode.cuda_graph_bs},
-        {"ll_max_dispatch_tokens_per_rank", decode.ll_max_dispatch_tokens_per_rank},
-        {"kv_cache_dtype", kv_dtype_name(decode.kv_cache_dtype)},
-        {"scheduler_overhead_us", decode.scheduler_overhead_us},
-        {"recompute_tolerance", decode.recompute_tolerance}, {"a2a_nics", decode.a2a_nics},
-        {"speculative",
-         {{"algorithm", sp.algorithm}, {"num_steps", sp.num_steps}, {"topk", sp.topk},
-          {"num_draft_tokens", sp.num_draft_tokens},
-          {"acceptance",
-           {{"model", sp.acceptance_model}, {"accept_prob", sp.accept_prob},
-            {"provenance", sp.acceptance_provenance}}}}}}},
-      {"workload",
-       {{"dataset", workload.dataset}, {"input_len", workload.input_len},
-        {"output_len", workload.output_len}, {"range_ratio", workload.range_ratio},
-        {"num_prompts", workload.num_prompts}, {"request_rate", rate},
-        {"max_concurrency", workload.max_concurrency == 0 ? Json(nullptr) : Json(workload.max_concurrency)}}},
-      {"tail", tail.to_json()},
-      {"seed", seed}};
-}
-
-void apply_override(Json& doc, const std::string& assignment, const std::string& file) {
-  apply_json_override(doc, assignment, file + " (--set)",
-                      {.create_missing = false, .what = "scenario path"});
-}
-
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Scenario s = parse_scenario(JsonNode::load_file(path));
-  if (overrides.empty()) return s;
-  Json doc = s.resolved_json();
-  for (const auto& o : overrides) apply_override(doc, o, path);
-  Scenario out = parse_scenario(JsonNode::from_json(std::move(doc), path + " (after --set)"));
-  out.file = path;
-  return out;
 }
 
 }  // namespace pdsim

@@ -20,7 +20,7 @@ struct WorkloadConfig {
   double range_ratio = 0.0;        // --random-range-ratio (bench_serving default 0.0)
   int num_prompts = 1000;
   double request_rate = std::numeric_limits<double>::infinity();  // req/s; inf = all at once
-  int max_concurrency = 0;         // 0 = not set
+  int max_concurrency = 0;                                        // 0 = not set
 };
 
 struct SpeculativeConfig {
@@ -29,7 +29,7 @@ struct SpeculativeConfig {
   int topk = 1;
   int num_draft_tokens = 4;
   std::string acceptance_model = "chain-geometric";
-  double accept_prob = 0.85;       // per draft token, given the previous one was accepted
+  double accept_prob = 0.85;  // per draft token, given the previous one was accepted
   Json acceptance_provenance;
   bool enabled() const { return algorithm != "none"; }
 };
@@ -42,10 +42,10 @@ struct PrefillConfig {
   int max_running_requests = 128;
   double mem_fraction_static = 0.85;
   std::string kv_transfer_backend = "mooncake";
-  int kv_page_size = 64;           // tokens per KV page
-  double kv_block_bytes = 0;       // 0 = one page of one layer (page_size × per-layer KV bytes)
-  int kv_nics = 0;                 // NICs per node used by KV transfer; 0 = all
-  int kv_first_nic = 0;            // KV uses NICs [kv_first_nic, kv_first_nic + kv_nics)
+  int kv_page_size = 64;      // tokens per KV page
+  double kv_block_bytes = 0;  // 0 = one page of one layer (page_size × per-layer KV bytes)
+  int kv_nics = 0;            // NICs per node used by KV transfer; 0 = all
+  int kv_first_nic = 0;       // KV uses NICs [kv_first_nic, kv_first_nic + kv_nics)
 };
 
 struct DecodeConfig {
@@ -59,9 +59,9 @@ struct DecodeConfig {
   std::vector<int> cuda_graph_bs;  // empty = SGLang's default capture list ≤ cuda_graph_max_bs
   int ll_max_dispatch_tokens_per_rank = 128;
   KvDtype kv_cache_dtype = KvDtype::bf16;
-  double scheduler_overhead_us = 0;  // per iteration, CPU time not hidden by overlap
-  double recompute_tolerance = 0.01; // re-cost a rank's attention when Σcontext grew this much
-  int a2a_nics = 0;                // NICs per node used by the all-to-all; 0 = all
+  double scheduler_overhead_us = 0;   // per iteration, CPU time not hidden by overlap
+  double recompute_tolerance = 0.01;  // re-cost a rank's attention when Σcontext grew this much
+  int a2a_nics = 0;                   // NICs per node used by the all-to-all; 0 = all
   SpeculativeConfig speculative;
 };
 
@@ -69,18 +69,18 @@ struct FabricConfig {
   std::string profile = "efa-p5en";
   std::string fidelity = "analytic";
   std::string a2a_backend = "cpu-proxy";
-  int routing_samples = 4;         // routing draws averaged per all-to-all memo entry
-  int packet_samples = 8;          // packet fidelity: phases simulated per background key
+  int routing_samples = 4;  // routing draws averaged per all-to-all memo entry
+  int packet_samples = 8;   // packet fidelity: phases simulated per background key
 };
 
 struct Scenario {
-  std::string file;                // where it was read from (for messages)
+  std::string file;  // where it was read from (for messages)
   std::string name, description;
   std::string model = "glm-5.1-fp8";
   std::string gpu_profile = "h200-datasheet";
   std::string instance_type = "p5en.48xlarge";
   std::string network = "leaf-spine";  // packet fidelity: "leaf-spine" | "rail"
-  std::string topology_file;       // describe-instance-topology JSON (placement); "" = one leaf per node
+  std::string topology_file;  // describe-instance-topology JSON (placement); "" = one leaf per node
   std::string router_policy = "round-robin";
   FabricConfig fabric;
   PrefillConfig prefill;

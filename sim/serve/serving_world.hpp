@@ -50,13 +50,19 @@ struct ServingWorld {
   FlowTracker flows;
   simgrid::s4u::MutexPtr mu;
   simgrid::s4u::ConditionVariablePtr client_cv;  // a request finished (max-concurrency slot)
-  int in_flight = 0;        // sent, not finished
-  bool all_routed = false;  // the client has sent and routed every request
+  int in_flight = 0;                             // sent, not finished
+  bool all_routed = false;                       // the client has sent and routed every request
 
   Request& request(int id) { return requests[static_cast<size_t>(id)]; }
-  PrefillInstance& prefill_of(const Request& r) { return *prefill[static_cast<size_t>(r.rec.prefill_instance)]; }
-  DecodeInstance& decode_of(const Request& r) { return *decode[static_cast<size_t>(r.rec.decode_instance)]; }
-  DecodeRank& rank_of(const Request& r) { return decode_of(r).ranks[static_cast<size_t>(r.rec.decode_rank)]; }
+  PrefillInstance& prefill_of(const Request& r) {
+    return *prefill[static_cast<size_t>(r.rec.prefill_instance)];
+  }
+  DecodeInstance& decode_of(const Request& r) {
+    return *decode[static_cast<size_t>(r.rec.decode_instance)];
+  }
+  DecodeRank& rank_of(const Request& r) {
+    return decode_of(r).ranks[static_cast<size_t>(r.rec.decode_rank)];
+  }
   int stage_node(int pi, int stage) const;  // cluster node of a prefill PP stage
   simgrid::s4u::Host* stage_host(int pi, int stage) const;
 };

@@ -22,7 +22,8 @@ class ServingSim {
         world_(d),
         router_(RouterPolicyRegistry::instance().create(
             d.scenario.router_policy, d.scenario.file, "router.policy",
-            RouterShape{d.scenario.prefill.instances, d.scenario.decode.instances, d.decode_ranks})),
+            RouterShape{d.scenario.prefill.instances, d.scenario.decode.instances,
+                        d.decode_ranks})),
         admission_(AdmissionPolicyRegistry::instance().create(
             admission_policy_name(d.scenario.tail.batch_jumps), d.scenario.file, "tail.batch_jumps",
             d.decode_ranks)),
@@ -59,7 +60,8 @@ void ServingSim::build_world() {
   world_.mu = sg4::Mutex::create();
   world_.client_cv = sg4::ConditionVariable::create();
   const auto& s = d_.scenario;
-  for (int i = 0; i < s.prefill.instances; ++i) world_.prefill.push_back(std::make_unique<PrefillInstance>());
+  for (int i = 0; i < s.prefill.instances; ++i)
+    world_.prefill.push_back(std::make_unique<PrefillInstance>());
   for (int i = 0; i < s.decode.instances; ++i) {
     auto inst = std::make_unique<DecodeInstance>();
     inst->ranks.resize(static_cast<size_t>(d_.decode_ranks));
@@ -81,8 +83,9 @@ SimResults ServingSim::run() {
       sg4::Actor::create("prefill", world_.stage_host(i, st),
                          PrefillStageActor(world_, prefill_timer_, stats_, i, st));
   for (int i = 0; i < s.decode.instances; ++i)
-    sg4::Actor::create("decode", world_.plat.decode_nodes[static_cast<size_t>(i * s.decode.nodes_per_instance)],
-                       DecodeActor(world_, *admission_, decode_timer_, acceptance_, stats_, i, seed_));
+    sg4::Actor::create(
+        "decode", world_.plat.decode_nodes[static_cast<size_t>(i * s.decode.nodes_per_instance)],
+        DecodeActor(world_, *admission_, decode_timer_, acceptance_, stats_, i, seed_));
   sg4::Engine::get_instance()->run();
 
   SimResults out;
@@ -93,7 +96,8 @@ SimResults ServingSim::run() {
   out.speculative = d_.passes.speculative;
   for (const auto& q : world_.requests) {
     if (!q.rec.completed)
-      throw std::logic_error("simulation ended with request " + std::to_string(q.rec.id) + " incomplete");
+      throw std::logic_error("simulation ended with request " + std::to_string(q.rec.id) +
+                             " incomplete");
     out.duration_s = std::max(out.duration_s, q.rec.finish_s);
   }
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);

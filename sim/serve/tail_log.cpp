@@ -95,10 +95,9 @@ Json summary_of(const Log& log, int worst_listed) {
   }
   for (size_t k = 0; k < all.size(); ++k) {
     const auto& a = all[k];
-    out["all"][names[k]] =
-        Json{{"fired_fraction", a[0] / samples},
-             {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
-             {"max_us", a[2]}};
+    out["all"][names[k]] = Json{{"fired_fraction", a[0] / samples},
+                                {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
+                                {"max_us", a[2]}};
   }
   out["median"] = record_json(*median);
   out["top1pct"] = top;

@@ -5,16 +5,20 @@
 
 namespace pdsim {
 namespace {
-std::unique_ptr<TailMechanism> rule_term(const MechanismEnv&) { return nullptr; }
+std::unique_ptr<TailMechanism> rule_term(const MechanismEnv&) {
+  return nullptr;
+}
 }  // namespace
 }  // namespace pdsim
 
-PDSIM_REGISTER(pdsim::TailMechanismRegistry, "dp_imbalance",
-               "rule term (tail.dp_imbalance): the slowest DP-attention rank sets each layer's pace",
-               pdsim::rule_term)
+PDSIM_REGISTER(
+    pdsim::TailMechanismRegistry, "dp_imbalance",
+    "rule term (tail.dp_imbalance): the slowest DP-attention rank sets each layer's pace",
+    pdsim::rule_term)
 PDSIM_REGISTER(pdsim::TailMechanismRegistry, "expert_imbalance",
                "rule term (tail.dp_imbalance): the slowest expert rank sets each MoE layer's pace",
                pdsim::rule_term)
-PDSIM_REGISTER(pdsim::TailMechanismRegistry, "cuda_graph_miss",
-               "rule term (tail.cuda_graph_miss): eager launch when a batch exceeds the captured sizes",
-               pdsim::rule_term)
+PDSIM_REGISTER(
+    pdsim::TailMechanismRegistry, "cuda_graph_miss",
+    "rule term (tail.cuda_graph_miss): eager launch when a batch exceeds the captured sizes",
+    pdsim::rule_term)

@@ -3,9 +3,9 @@
 #include <stdexcept>
 
 #include "models/hardware.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/simulation.hpp"
 #include "sim/sweep/slo_search.hpp"

@@ -10,11 +10,11 @@
 #include <set>
 #include <sstream>
 
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/process_pool.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/simulation.hpp"
 

@@ -4,8 +4,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
-#include "sim/serve/scenario.hpp"
 #include "sim/core/stable_hash.hpp"
+#include "sim/serve/scenario.hpp"
 
 namespace pdsim {
 namespace {

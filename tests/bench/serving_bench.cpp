@@ -36,9 +36,15 @@ void BM_ReferenceServing(benchmark::State& state, const std::string& name) {
 }
 
 BENCHMARK_CAPTURE(BM_ReferenceServing, efa, std::string("glm51-2p2d-efa"))
-    ->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)->UseRealTime();
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(5)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_ReferenceServing, roce, std::string("glm51-2p2d-roce"))
-    ->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)->UseRealTime();
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(5)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -81,7 +81,8 @@ TEST(ModelsCompute, GlmDecodeGroupedExperts) {
   EXPECT_NEAR(g.time_us, 404611072.0 / 4.8e12 * 1e6, 1e-9);
   std::vector<int> half(16, 0);
   for (int i = 0; i < 8; ++i) half[static_cast<size_t>(i)] = 16;
-  const StepCost hc = cm.decode_experts_layer(half, 16);  // keep the cost alive: find returns a reference
+  const StepCost hc =
+      cm.decode_experts_layer(half, 16);  // keep the cost alive: find returns a reference
   const OpCost& h = find(hc, "experts.gate_up");
   EXPECT_DOUBLE_EQ(h.flops, g.flops);
   EXPECT_DOUBLE_EQ(h.bytes, 8 * 25171968.0 + 811008.0 + 1048576.0);

@@ -31,8 +31,9 @@ inline Run run_experiment(const Json& doc) {
 
 // Leaf-spine fabric of 100 Gb/s links and 1 µs hops, one NIC per node.
 inline Json leaf_spine(int leaves, int spines, int hosts_per_leaf) {
-  return Json{{"kind", "leaf_spine"}, {"leaves", leaves},  {"spines", spines},
-              {"hosts_per_leaf", hosts_per_leaf}, {"link_gbps", 100}, {"hop_latency_us", 1}};
+  return Json{{"kind", "leaf_spine"}, {"leaves", leaves},
+              {"spines", spines},     {"hosts_per_leaf", hosts_per_leaf},
+              {"link_gbps", 100},     {"hop_latency_us", 1}};
 }
 
 }  // namespace pdsim::packet::testing

@@ -8,10 +8,10 @@
 #include "reports/html_charts.hpp"
 #include "reports/html_report.hpp"
 #include "reports/html_series.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "reports_fixture.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/bench_metrics.hpp"
 
 namespace pdsim {
 namespace {

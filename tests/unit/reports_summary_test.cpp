@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "reports/bench_serving_jsonl.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "reports/validate.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

@@ -5,10 +5,10 @@
 
 #include "reports/report_writer.hpp"
 #include "reports/run_outputs.hpp"
-#include "sim/serve/bench_metrics.hpp"
 #include "reports/text_report.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

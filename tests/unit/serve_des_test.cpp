@@ -4,8 +4,8 @@
 
 #include <numeric>
 
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/data_path.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/prefill_chunk_timer.hpp"
 #include "sim/serve/run_scenario.hpp"
 
@@ -27,7 +27,8 @@ TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
   for (const auto& q : r.requests) {
     ASSERT_TRUE(q.completed) << q.id;
     // Token conservation: the chunks carry exactly output_len tokens, the first chunk one.
-    EXPECT_EQ(std::accumulate(q.chunk_tokens.begin(), q.chunk_tokens.end(), 0), q.output_len) << q.id;
+    EXPECT_EQ(std::accumulate(q.chunk_tokens.begin(), q.chunk_tokens.end(), 0), q.output_len)
+        << q.id;
     EXPECT_EQ(q.chunk_tokens.front(), 1);
     for (int t : q.chunk_tokens) {
       EXPECT_GE(t, 1);
@@ -39,7 +40,8 @@ TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
     EXPECT_LT(q.prefill_start_s, q.prefill_end_s);
     EXPECT_LE(q.prefill_end_s, q.kv_end_s);
     EXPECT_LE(q.kv_end_s, q.chunk_times_s.front());
-    for (size_t k = 1; k < q.chunk_times_s.size(); ++k) EXPECT_GT(q.chunk_times_s[k], q.chunk_times_s[k - 1]);
+    for (size_t k = 1; k < q.chunk_times_s.size(); ++k)
+      EXPECT_GT(q.chunk_times_s[k], q.chunk_times_s[k - 1]);
     EXPECT_DOUBLE_EQ(q.finish_s, q.chunk_times_s.back());
     // TTFT ≥ the prefill compute lower bound. Stage 0 must process every chunk of the prompt
     // (one per 16384 tokens, each at least its cost with an empty prefix, since a longer prefix
@@ -50,7 +52,8 @@ TEST_P(ServeInvariants, EveryRequestCompletesWithItsTokensAndCausalTimestamps) {
       const int n = std::min(s.prefill.chunked_prefill_size, q.input_len - done);
       bound_us += pc.time(0, {PrefillSegment{0, n}}).compute_us;
     }
-    for (int st = 1; st < s.prefill.pp; ++st) bound_us += pc.time(st, {PrefillSegment{0, 1}}).compute_us;
+    for (int st = 1; st < s.prefill.pp; ++st)
+      bound_us += pc.time(st, {PrefillSegment{0, 1}}).compute_us;
     EXPECT_GE(q.ttft_s() * 1e6, bound_us) << q.id;
   }
   // bench_serving's concurrency is Σ e2e / duration.
@@ -75,8 +78,8 @@ TEST_P(ServeInvariants, SameSeedIsByteIdenticalAndSeedMatters) {
 INSTANTIATE_TEST_SUITE_P(Fabrics, ServeInvariants, ::testing::Values("efa", "roce"));
 
 TEST(ServeMechanisms, MaxConcurrencyBoundsRequestsInFlight) {
-  Scenario s = load_scenario(quick("efa"), {"workload.max_concurrency=2", "workload.request_rate=inf",
-                                            "workload.num_prompts=8"});
+  Scenario s = load_scenario(quick("efa"), {"workload.max_concurrency=2",
+                                            "workload.request_rate=inf", "workload.num_prompts=8"});
   SimResults r = simulate_isolated(build_deployment(s), s.seed);
   // At any arrival instant at most 2 requests (including the new one) are unfinished.
   for (const auto& q : r.requests) {
@@ -87,7 +90,8 @@ TEST(ServeMechanisms, MaxConcurrencyBoundsRequestsInFlight) {
 }
 
 TEST(ServeMechanisms, WithoutSpeculationEveryChunkIsOneToken) {
-  Scenario s = load_scenario(quick("roce"), {"decode.speculative.algorithm=none", "workload.num_prompts=6"});
+  Scenario s =
+      load_scenario(quick("roce"), {"decode.speculative.algorithm=none", "workload.num_prompts=6"});
   SimResults r = simulate_isolated(build_deployment(s), s.seed);
   for (const auto& q : r.requests)
     for (int t : q.chunk_tokens) EXPECT_EQ(t, 1);

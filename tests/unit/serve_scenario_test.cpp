@@ -13,7 +13,9 @@
 namespace pdsim {
 namespace {
 
-std::string scenario(const std::string& name) { return data_root() + "/scenarios/" + name + ".json"; }
+std::string scenario(const std::string& name) {
+  return data_root() + "/scenarios/" + name + ".json";
+}
 
 // Runs `f` and returns the InputError message ("" if none was thrown).
 template <class F>
@@ -92,7 +94,8 @@ TEST(Scenario, MissingFieldAndUnknownFieldAndWrongType) {
 }
 
 TEST(Deployment, UnknownModelListsCatalog) {
-  std::string m = input_error([&] { build_deployment(load_scenario(scenario("glm51-2p2d-efa"), {"model=glm-9"})); });
+  std::string m = input_error(
+      [&] { build_deployment(load_scenario(scenario("glm51-2p2d-efa"), {"model=glm-9"})); });
   EXPECT_NE(m.find("field 'model'"), std::string::npos) << m;
   EXPECT_NE(m.find("unknown name 'glm-9'"), std::string::npos) << m;
   EXPECT_NE(m.find("deepseek-v3"), std::string::npos) << m;
@@ -102,7 +105,8 @@ TEST(Deployment, InfeasibleLayoutsAreReportedNotSimulated) {
   const std::string f = scenario("glm51-2p2d-efa");
   // 3 decode nodes = 24 GPUs: EP 24 does not divide 256 experts.
   std::string m = infeasible([&] {
-    build_deployment(load_scenario(f, {"decode.nodes_per_instance=3", "decode.tp=24", "decode.dp=24", "decode.ep=24"}));
+    build_deployment(load_scenario(
+        f, {"decode.nodes_per_instance=3", "decode.tp=24", "decode.dp=24", "decode.ep=24"}));
   });
   EXPECT_NE(m.find("does not divide 256 experts"), std::string::npos) << m;
   // Half of 141 GB per GPU cannot hold 1/16 of a 705 GB model plus replicated attention.
@@ -135,7 +139,7 @@ TEST(Workload, BenchServingRandomSemantics) {
   }
   EXPECT_EQ(in_min, 500);  // uniform integers in [1000·0.5, 1000]
   EXPECT_EQ(in_max, 1000);
-  EXPECT_NEAR(in_sum / 20000, 750.0, 3.0);         // mean 750, σ/√n = 144/141 ≈ 1
+  EXPECT_NEAR(in_sum / 20000, 750.0, 3.0);          // mean 750, σ/√n = 144/141 ≈ 1
   EXPECT_NEAR(gaps / 19999, 0.5, 0.5 * 5 / 141.4);  // exponential mean 1/rate, 5 σ/√n
   w.request_rate = std::numeric_limits<double>::infinity();
   Rng rng2(3);

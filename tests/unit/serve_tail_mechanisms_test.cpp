@@ -2,9 +2,9 @@
 // moves the ITL tail in the direction it must. Each run is a quick scenario in a forked child.
 #include <gtest/gtest.h>
 
-#include "sim/serve/bench_metrics.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/decode_iteration_timer.hpp"
 #include "sim/serve/run_scenario.hpp"
 

@@ -124,13 +124,15 @@ TEST(ServeTailPacket, BadTopologyFileFailsBeforeSimulation) {
   EXPECT_THROW(reference("efa", {"cluster.topology_file=no-such-file.json"}), InputError);
   // The test fixture lists two instances with NetworkNodes; the deployment needs four nodes.
   try {
-    reference("efa", {"cluster.topology_file=" + data_root() + "/tests/data/formats/aws_topology.json"});
+    reference("efa",
+              {"cluster.topology_file=" + data_root() + "/tests/data/formats/aws_topology.json"});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cluster.topology_file"), std::string::npos) << e.what();
   }
   // The placement what-ifs' files build.
-  EXPECT_NO_THROW(reference("efa", {"cluster.topology_file=" + data_root() + "/scenarios/topology/2p2d-spread-l2.json"}));
+  EXPECT_NO_THROW(reference(
+      "efa", {"cluster.topology_file=" + data_root() + "/scenarios/topology/2p2d-spread-l2.json"}));
 }
 
 }  // namespace

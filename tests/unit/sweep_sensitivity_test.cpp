@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "sim/sweep/sensitivity.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/sweep/sensitivity.hpp"
 
 namespace pdsim {
 namespace {

@@ -124,11 +124,33 @@ const json* row_with(const json& rows, const std::string& key, double value) {
 int mpi_scenario(const std::string& pdcal, const std::string& provider, const fs::path& dir,
                  const std::string& mpirun) {
   const fs::path out = dir / "loop.json";
-  std::vector<std::string> args = {mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3",
-                                   pdcal, "a2a-loop", "--provider", provider, "--timeout-s", "10",
-                                   "--idle-sleep-us", "20", "--dispatch-bytes", "4k",
-                                   "--combine-bytes", "8k", "-k", "2", "--layers", "10",
-                                   "--forwards", "3", "--warmup-forwards", "1", "-o", out.string()};
+  std::vector<std::string> args = {mpirun,
+                                   "--allow-run-as-root",
+                                   "--oversubscribe",
+                                   "-n",
+                                   "3",
+                                   pdcal,
+                                   "a2a-loop",
+                                   "--provider",
+                                   provider,
+                                   "--timeout-s",
+                                   "10",
+                                   "--idle-sleep-us",
+                                   "20",
+                                   "--dispatch-bytes",
+                                   "4k",
+                                   "--combine-bytes",
+                                   "8k",
+                                   "-k",
+                                   "2",
+                                   "--layers",
+                                   "10",
+                                   "--forwards",
+                                   "3",
+                                   "--warmup-forwards",
+                                   "1",
+                                   "-o",
+                                   out.string()};
   if (provider == "tcp") args.insert(args.end() - 2, {"--src-addr", "127.0.0.1"});
   const int rc = wait_for(spawn(args, (dir / "mpirun.log").string()), 50);
   expect(rc == 0, "mpirun exits 0, got " + std::to_string(rc) + ": " + slurp(dir / "mpirun.log"));
@@ -171,8 +193,8 @@ int main(int argc, char** argv) {
       std::cout << "skipped: this host has an RDMA device\n";
       return 77;
     }
-    std::vector<std::string> args = {pdcal, "pingpong", "--api", "verbs", "--listen",
-                                     "127.0.0.1:0", "-o", (dir / "v.json").string()};
+    std::vector<std::string> args = {pdcal,      "pingpong",    "--api", "verbs",
+                                     "--listen", "127.0.0.1:0", "-o",    (dir / "v.json").string()};
     if (scenario == "nodevice-srd") args.insert(args.end(), {"--qp", "srd"});
     pid_t p = spawn(args, (dir / "v.log").string());
     int rc = wait_for(p, 20);
