@@ -6,7 +6,7 @@
 #   - the ctest `layers_includes` (cmake/CheckLayers.cmake) fails on an #include of a directory
 #     that is not the layer's own or a dependency's, which also catches header-only uses.
 # Executables (sim/cli, calibrate/pdcal, tests) sit above every layer they link.
-set(PDSIM_LAYERS core models fabric packet calibrate serve import sweep reports)
+set(PDSIM_LAYERS core models fabric packet calibrate serve import sweep fit reports)
 set(PDSIM_LAYER_core_DIR sim/core)
 set(PDSIM_LAYER_core_DEPS)
 set(PDSIM_LAYER_models_DIR models)
@@ -23,8 +23,10 @@ set(PDSIM_LAYER_import_DIR sim/import)
 set(PDSIM_LAYER_import_DEPS serve calibrate)
 set(PDSIM_LAYER_sweep_DIR sim/sweep)
 set(PDSIM_LAYER_sweep_DEPS serve calibrate)
+set(PDSIM_LAYER_fit_DIR sim/fit)
+set(PDSIM_LAYER_fit_DEPS serve calibrate)
 set(PDSIM_LAYER_reports_DIR reports)
-set(PDSIM_LAYER_reports_DEPS sweep)
+set(PDSIM_LAYER_reports_DEPS sweep fit)
 # Directories of executables, checked for includes like the layers (they link what they list).
 set(PDSIM_LAYER_pdcal_DIR calibrate/pdcal)
 set(PDSIM_LAYER_pdcal_DEPS calibrate)

@@ -46,8 +46,12 @@ EfficiencyCurve parse_curve(const JsonNode& n) {
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file,
                             const std::string& field) {
-  JsonNode n =
-      JsonNode::load_file(resolve_named("models/profiles/gpu", name_or_path, from_file, field));
+  const std::string path = resolve_named("models/profiles/gpu", name_or_path, from_file, field);
+  return gpu_profile_from_json(JsonNode::load_file(path).raw(), path);
+}
+
+GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {
+  JsonNode n = JsonNode::from_json(doc, file);
   n.expect_only({"schema", "name", "gpu", "provenance", "gemm_bf16", "gemm_fp8", "grouped_gemm_fp8",
                  "hbm_stream", "attention_decode", "indexer_scan", "attention_prefill",
                  "kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us",

@@ -40,5 +40,7 @@ struct GpuProfile {
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file = "",
                             const std::string& field = "gpu_profile");
+// Parses an in-memory profile document (`file` is used in messages).
+GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file);
 
 }  // namespace pdsim

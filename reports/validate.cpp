@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "calibrate/bench_serving_artefacts.hpp"
 #include "reports/breakdown.hpp"
 #include "reports/text_format.hpp"
 
@@ -70,7 +71,9 @@ std::string pad(const std::string& s, size_t w, bool left_align) {
 
 }  // namespace
 
-Json validate_against(const Json& predicted, const Json& measured) {
+Json validate_against(const Json& predicted, const Json& measured,
+                      const std::map<std::string, std::string>& excluded) {
+  const std::map<std::string, std::string> artefacts = bench_serving_artefacts(measured);
   Json rows = Json::array();
   double abs_err_sum = 0;
   int abs_err_n = 0;
@@ -84,10 +87,12 @@ Json validate_against(const Json& predicted, const Json& measured) {
     if (!p || !q) {
       row["status"] = "missing";
       row["note"] = !q ? "not in the measured record" : "not predicted";
-    } else if (key == "median_ttft_ms" && *q == 0 &&
-               summary_number(measured, "mean_ttft_ms").value_or(0) > 0) {
+    } else if (excluded.count(key)) {
+      row["status"] = "excluded";
+      row["note"] = excluded.at(key);
+    } else if (artefacts.count(key)) {
       row["status"] = "untrustworthy";
-      row["note"] = "bench_serving under PD disaggregation can report median TTFT 0.0";
+      row["note"] = artefacts.at(key);
     } else if (*q == 0 && *p != 0) {
       row["status"] = "measured-zero";
       row["note"] = "measured 0: relative error undefined";

@@ -1,5 +1,6 @@
-// pdsim calibrate fit|check|import: measurement files → fabric profile, prediction error of a
-// profile on measurements (held-out ones marked), and third-party tool outputs → measurement files.
+// pdsim calibrate fit|check|import|serving: measurement files → fabric profile, prediction error
+// of a profile on measurements (held-out ones marked), third-party tool outputs → measurement
+// files, and measured serving runs → a profile overlay (cmd_calibrate_serving.cpp).
 #include <filesystem>
 #include <iostream>
 
@@ -7,6 +8,7 @@
 #include "calibrate/fit_profile.hpp"
 #include "calibrate/import_parameters.hpp"
 #include "calibrate/measurement.hpp"
+#include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -39,7 +41,8 @@ void parse_fixes(CalibrateArgs& a) {
 }  // namespace
 
 PDSIM_CLI_COMMAND(
-    calibrate, "calibrate", "Fit fabric profiles to measurements and check them",
+    calibrate, "calibrate",
+    "Fit fabric profiles to measurements and check them; fit the serving model to measured runs",
     [](CLI::App& app) -> std::function<int()> {
       auto a = std::make_shared<CalibrateArgs>();
       app.require_subcommand(1);
@@ -72,7 +75,11 @@ PDSIM_CLI_COMMAND(
       imp->add_option("--param", a->import_params,
                       "add a parameter KEY=VALUE (repeatable), e.g. backend=cpu-proxy ep=16 "
                       "num_experts=256");
-      return [a, fit, check, imp]() -> int {
+      CLI::App* serving = app.add_subcommand(
+          "serving", "Fit mechanism parameters to measured serving runs (a validation set)");
+      auto serving_run = pdsim::cli::setup_calibrate_serving(serving);
+      return [a, fit, check, imp, serving, serving_run]() -> int {
+        if (serving->parsed()) return serving_run();
         a->fit.a2a.samples = a->samples;
         a->fit.a2a.seed = a->seed;
         if (fit->parsed()) {

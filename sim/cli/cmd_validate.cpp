@@ -1,50 +1,98 @@
-// pdsim validate SCENARIO --measured FILE.jsonl [--line K] [--seed N] [--set path=value]...
-// [--out DIR]: simulate the scenario and compare it with a measured bench_serving run, metric by
-// metric (% error). The measured record is read first, so a bad file fails before simulating.
+// pdsim validate INPUT [--measured FILE.jsonl] [--line K] [--seed N] [--set path=value]...
+// [--profile-overlay FILE]... [--jobs N] [--out DIR]
+// INPUT is a scenario (compared with the measured bench_serving record given by --measured) or a
+// validation set (pdsim.validation_set/1: its runs, each simulated and compared with its own
+// measured record, in one table). Measured records are read first, so a bad file fails before
+// anything is simulated; metrics a record's known artefacts invalidate are not compared.
+#include <unistd.h>
 #include <iostream>
 #include <memory>
 
-#include "reports/bench_serving_jsonl.hpp"
+#include "calibrate/bench_serving_jsonl.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/validate.hpp"
+#include "reports/validation_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/fit/set_predictor.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/run_scenario.hpp"
 
 namespace {
 struct ValidateOptions {
-  std::string scenario, measured, out;
+  std::string input, measured, out;
   std::optional<int> line;
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, overlays;
+  int jobs = 1;
 };
+
+int validate_set(const ValidateOptions& o) {
+  using namespace pdsim;
+  if (!o.measured.empty() || o.line || !o.sets.empty())
+    throw InputError(o.input, "",
+                     "a validation set carries its own measured files and overrides "
+                     "(--measured, --line and --set are for a scenario)");
+  const ValidationSet set = load_validation_set(o.input);
+  std::vector<ProfileOverlay> overlays;
+  for (const auto& f : o.overlays) overlays.push_back(load_profile_overlay(f));
+  const SetPredictor pred(set, o.seed, o.jobs);
+  const std::vector<Json> predicted = pred.predict(pred.all_runs(), overlays, /*full=*/true);
+  const Json v = validate_set_json(set, predicted);
+  if (!o.out.empty()) {
+    for (size_t i = 0; i < set.runs.size(); ++i)
+      write_file_atomic(o.out + "/" + set.runs[i].name + ".summary.json",
+                        predicted[i].dump(2) + "\n");
+    write_file_atomic(o.out + "/validation.json", v.dump(2) + "\n");
+  }
+  std::cout << validate_set_text(set, v);
+  return 0;
+}
+
+int validate_scenario(const ValidateOptions& o) {
+  using namespace pdsim;
+  if (o.measured.empty())
+    throw InputError(o.input, "",
+                     "--measured FILE.jsonl with a scenario (or give a validation set)");
+  const BenchServingRecord measured = read_bench_serving_jsonl(o.measured, o.line);
+  const SimResults r = run_scenario_file(o.input, o.sets, o.seed, o.overlays);
+  const Json predicted = o.out.empty() ? bench_summary(r) : write_run_outputs(r, o.out);
+  const Json v = validate_against(predicted, measured.record);
+  if (!o.out.empty()) {
+    Json doc = v;
+    doc["measured_file"] = measured.file;
+    doc["measured_line"] = measured.line;
+    doc["scenario"] = r.scenario_name;
+    write_file_atomic(o.out + "/validation.json", doc.dump(2) + "\n");
+  }
+  std::cout << validate_text(v, measured.file + " line " + std::to_string(measured.line));
+  return 0;
+}
 }  // namespace
 
 PDSIM_CLI_COMMAND(
-    validate, "validate", "compare a scenario's prediction with a measured bench_serving JSONL run",
+    validate, "validate",
+    "compare predictions with measured bench_serving runs (a scenario and a record, or a "
+    "validation set)",
     [](CLI::App& app) -> std::function<int()> {
       auto o = std::make_shared<ValidateOptions>();
-      app.add_option("scenario", o->scenario, "scenario JSON file")->required();
-      app.add_option("--measured", o->measured, "bench_serving --output-file (JSONL)")->required();
+      const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+      o->jobs = static_cast<int>(cpus > 0 ? cpus : 1);
+      app.add_option("input", o->input,
+                     "scenario JSON, or a validation set (pdsim.validation_set/1)")
+          ->required();
+      app.add_option("--measured", o->measured,
+                     "bench_serving --output-file (JSONL), with a scenario");
       app.add_option("--line", o->line, "line of the JSONL file to use (default: the last record)");
       app.add_option("--seed", o->seed, "random seed (default: the scenario's)");
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
+      app.add_option("--profile-overlay", o->overlays,
+                     "apply a profile overlay after the scenario's own (repeatable)");
+      app.add_option("-j,--jobs", o->jobs, "worker processes for a validation set")
+          ->check(CLI::PositiveNumber);
       app.add_option("--out", o->out, "also write run outputs and validation.json here");
       return [o] {
-        using namespace pdsim;
-        const BenchServingRecord measured = read_bench_serving_jsonl(o->measured, o->line);
-        const SimResults r = run_scenario_file(o->scenario, o->sets, o->seed);
-        const Json predicted = o->out.empty() ? bench_summary(r) : write_run_outputs(r, o->out);
-        const Json v = validate_against(predicted, measured.record);
-        if (!o->out.empty()) {
-          Json doc = v;
-          doc["measured_file"] = measured.file;
-          doc["measured_line"] = measured.line;
-          doc["scenario"] = r.scenario_name;
-          write_file_atomic(o->out + "/validation.json", doc.dump(2) + "\n");
-        }
-        std::cout << validate_text(v, measured.file + " line " + std::to_string(measured.line));
-        return 0;
+        return pdsim::is_validation_set(o->input) ? validate_set(*o) : validate_scenario(*o);
       };
     })

@@ -34,6 +34,8 @@ JsonNode a2a_block(const FabricProfile& p, const std::string& name) {
 LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
                                    std::vector<A2AParamSpec> specs)
     : name_(std::move(name)), specs_(std::move(specs)), block_(a2a_block(p, name_)) {
+  fixed_ = specs_.size();
+  specs_.push_back({"fixed_us", 0, false, 0});
   // A block marked "layout_probe" (built by `calibrate fit` to learn the parameter names) may
   // omit fitted parameters; a profile may not.
   const bool probe = block_.bool_or("layout_probe", false);
@@ -68,6 +70,9 @@ LinearA2ABackend::RankEval LinearA2ABackend::slowest(const A2AConfig& c, const R
     RankEval e;
     e.rank = static_cast<int>(k);
     e.terms = rank_terms(c, loads[k], phase);
+    LinearTerm fixed = term("fixed_us");
+    fixed.coef[fixed_] = 1;
+    e.terms.fixed.push_back(std::move(fixed));
     double branch_max = 0;
     for (size_t b = 0; b < e.terms.branches.size(); ++b) {
       double v = e.terms.branches[b].eval(theta_);

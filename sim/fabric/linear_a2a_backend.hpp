@@ -1,6 +1,13 @@
 #pragma once
 // Common shape of the analytic all-to-all backends. For one rank and phase
 //   time = Σ fixed terms + max(branches)
+// Every backend also carries the in-serving fixed cost of a low-latency phase, term and
+// parameter "fixed_us" (held, default 0), added to every dispatch and every combine: what a phase
+// costs in a serving system beyond the microbenchmark's fixed latency at small token counts —
+// send and receive kernels' fixed work, flag polling, waiting for the slowest rank to arrive.
+// Published microbenchmarks run at 128 tokens per rank with synchronised ranks, so they cannot
+// identify it; `pdsim calibrate serving` fits it to measured serving runs, which see dispatch and
+// combine only together (one parameter for both). A profile without the field gets 0.
 // where every term is linear in the backend's fitted parameters θ (coef·θ + constant_us). The
 // branches are the pipelined resources (send issue, proxy, NIC send, NIC receive, NVLink); the
 // fixed terms are latencies that do not overlap them. The phase is the slowest rank (barrier).
@@ -35,6 +42,7 @@ struct RankTerms {
 class LinearA2ABackend : public A2ABackend {
  public:
   // Reads the parameters named in `specs` and the settings from profile.a2a[name].
+  // The base appends the fixed_us spec to `specs`.
   LinearA2ABackend(const FabricProfile& p, std::string name, std::vector<A2AParamSpec> specs);
   std::string name() const override { return name_; }
   A2APhaseTime phase(const A2AConfig& c, const Routing& r, A2APhase phase) const override;
@@ -70,6 +78,7 @@ class LinearA2ABackend : public A2ABackend {
 
   std::string name_;
   std::vector<A2AParamSpec> specs_;
+  size_t fixed_ = 0;  // index of the in-serving fixed cost
   std::vector<double> theta_;
   JsonNode block_;
   bool intranode_nvlink_ = true;

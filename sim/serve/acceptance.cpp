@@ -4,8 +4,8 @@
 
 namespace pdsim {
 
-AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c, bool variance)
-    : enabled_(c.enabled()), steps_(c.num_steps), p_(c.accept_prob), variance_(variance) {}
+AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c, double accept_prob, bool variance)
+    : enabled_(c.enabled()), steps_(c.num_steps), p_(accept_prob), variance_(variance) {}
 
 int AcceptanceModel::sample_tokens(Rng& rng) const {
   if (!enabled_) return 1;

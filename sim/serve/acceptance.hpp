@@ -12,8 +12,9 @@ namespace pdsim {
 
 class AcceptanceModel {
  public:
+  // `accept_prob`: per draft token (the deployment resolves it from the acceptance profile);
   // `variance` (tail.acceptance_variance): chunk_tokens() draws; off, it streams the expectation.
-  explicit AcceptanceModel(const SpeculativeConfig& c, bool variance = true);
+  AcceptanceModel(const SpeculativeConfig& c, double accept_prob, bool variance = true);
   int sample_tokens(Rng& rng) const;  // tokens emitted by one verify step of one request
   double mean_tokens() const;
   // Tokens in one request's chunk of one iteration: drawn, or (variance off) the expected count

@@ -131,6 +131,11 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
   mech[cuda_graph_miss_] = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
   t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
+  // Host work of the serving stack: all of it without the overlap scheduler, else only what
+  // exceeds the GPU time of the iteration it overlaps.
+  const ServingProfile& sv = d_.serving;
+  const double host = sv.host_us_per_iteration + ps.graph_replays * sv.host_us_per_graph_replay;
+  t.host_us = sv.overlap_on(ps.speculative) ? std::max(0.0, host - t.total_us()) : host;
   return t;
 }
 

@@ -9,7 +9,9 @@
 // its own dispatch and combine): each draft step over 1 token per request, the draft-extend
 // over the verify tokens. Launch: CUDA-graph replay when the largest rank batch is within the
 // capture list, else eager launch (tail.cuda_graph_miss); draft forwards add launch cost in
-// proportion to their layers. Plus `decode.scheduler_overhead_us`.
+// proportion to their layers. Plus `decode.scheduler_overhead_us`, plus the serving stack's host
+// work per iteration and per graph replay (serving_profile.hpp): all of it without the overlap
+// scheduler (SGLang 0.5 turns it off for EAGLE), else only what exceeds the GPU time.
 // Rule terms of the tail (dp_imbalance, expert_imbalance, cuda_graph_miss) are recorded while
 // composing; then every tail mechanism switched on (tail_mechanism.hpp) adds its delay, in name
 // order.

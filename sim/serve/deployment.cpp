@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include <filesystem>
+
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fabric/intranode_terms.hpp"
+#include "sim/serve/acceptance_profile.hpp"
 
 namespace pdsim {
 namespace {
@@ -56,20 +59,60 @@ void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& i
   }
 }
 
+// A profile document with the scenario's overlays applied, and what they changed.
+struct ProfileDoc {
+  std::string path;
+  Json doc, overlays;
+};
+
+ProfileDoc profile_doc(const std::string& kind_dir, const std::string& name, const Scenario& s,
+                       const std::string& field, const std::vector<ProfileOverlay>& overlays,
+                       const std::string& kind) {
+  ProfileDoc p;
+  p.path = resolve_named(kind_dir, name, s.file, field);
+  p.doc = JsonNode::load_file(p.path).raw();
+  const std::string fitted_name =
+      p.doc.is_object() && p.doc.contains("name") && p.doc["name"].is_string()
+          ? p.doc["name"].get<std::string>()
+          : name;
+  p.overlays = apply_profile_overlays(overlays, kind, fitted_name, p.path, p.doc);
+  return p;
+}
+
+std::vector<ProfileOverlay> scenario_overlays(const Scenario& s,
+                                              const std::vector<ProfileOverlay>& extra) {
+  std::vector<ProfileOverlay> out;
+  for (const auto& f : s.profile_overlays) {
+    std::filesystem::path p(f);
+    if (p.is_relative() && !s.file.empty()) p = std::filesystem::path(s.file).parent_path() / p;
+    out.push_back(load_profile_overlay(p.lexically_normal().string()));
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  return out;
+}
+
 }  // namespace
 
-Deployment build_deployment(const Scenario& s) {
+Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>& extra_overlays) {
   Deployment d;
   d.scenario = s;
+  const std::vector<ProfileOverlay> overlays = scenario_overlays(s, extra_overlays);
   d.model = load_model(s.model, s.file, "model");
   d.instance = load_instance(s.instance_type, s.file, "cluster.instance_type");
   d.gpu = load_gpu(d.instance.gpu, d.instance.name, "gpu");
-  d.gpu_profile = load_gpu_profile(s.gpu_profile, s.file, "gpu_profile");
+  const ProfileDoc gpu_doc =
+      profile_doc("models/profiles/gpu", s.gpu_profile, s, "gpu_profile", overlays, "gpu");
+  d.gpu_profile = gpu_profile_from_json(gpu_doc.doc, gpu_doc.path);
   if (d.gpu_profile.gpu != d.gpu.name)
     throw InputError(s.file, "gpu_profile",
                      "profile '" + s.gpu_profile + "' is for GPU '" + d.gpu_profile.gpu +
                          "' but instance type '" + d.instance.name + "' has '" + d.gpu.name + "'");
-  d.fabric = load_fabric_profile(s.fabric.profile, s.file, "fabric.profile");
+  const ProfileDoc fabric_doc = profile_doc("models/profiles/fabric", s.fabric.profile, s,
+                                            "fabric.profile", overlays, "fabric");
+  d.fabric = fabric_profile_from_json(fabric_doc.doc, fabric_doc.path);
+  const ProfileDoc serving_doc = profile_doc("models/profiles/serving", s.serving_profile, s,
+                                             "serving_profile", overlays, "serving");
+  d.serving = serving_profile_from_json(serving_doc.doc, serving_doc.path);
   const Json nvlink_terms = apply_intranode_profile(d.fabric, d.gpu_profile);
   if (s.model != "" && d.model.is_moe())
     d.a2a_backend = A2ABackendRegistry::instance().create(s.fabric.a2a_backend, s.file,
@@ -77,6 +120,22 @@ Deployment build_deployment(const Scenario& s) {
   d.fidelity =
       FabricFidelityRegistry::instance().create(s.fabric.fidelity, s.file, "fabric.fidelity");
   d.passes = decode_passes(s.decode.speculative);
+  Json acceptance_doc = nullptr, acceptance_overlays = Json::array();
+  if (d.passes.speculative) {
+    const auto& sp = s.decode.speculative;
+    if (sp.accept_prob) {
+      d.accept_prob = *sp.accept_prob;
+    } else {
+      const ProfileDoc a =
+          profile_doc("models/profiles/acceptance",
+                      sp.acceptance_profile.empty() ? s.model : sp.acceptance_profile, s,
+                      "decode.speculative.acceptance.profile", overlays, "acceptance");
+      d.accept_prob =
+          acceptance_profile_from_json(a.doc, a.path).accept_prob(s.workload.dataset, s.file);
+      acceptance_doc = a.doc;
+      acceptance_overlays = a.overlays;
+    }
+  }
   check_prefill(s, d.model, d.instance);
   check_decode(s, d.model, d.instance);
 
@@ -151,15 +210,27 @@ Deployment build_deployment(const Scenario& s) {
                          ? s.prefill.kv_block_bytes
                          : s.prefill.kv_page_size * d.kv_bytes_per_token / d.model.num_layers;
 
-  d.profiles =
-      Json{{"model", document("models/catalog/llm", s.model, s.file, "model")},
-           {"instance",
-            document("models/catalog/instance", s.instance_type, s.file, "cluster.instance_type")},
-           {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
-           {"gpu_profile", document("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile")},
-           {"fabric_profile",
-            document("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile")},
-           {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
+  d.profiles = Json{{"model", document("models/catalog/llm", s.model, s.file, "model")},
+                    {"instance", document("models/catalog/instance", s.instance_type, s.file,
+                                          "cluster.instance_type")},
+                    {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
+                    {"gpu_profile", gpu_doc.doc},
+                    {"fabric_profile", fabric_doc.doc},
+                    {"serving_profile", serving_doc.doc},
+                    {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
+  if (!acceptance_doc.is_null()) d.profiles["acceptance_profile"] = acceptance_doc;
+  if (!overlays.empty()) {
+    // Each overlay's provenance, and what it applied or skipped per profile.
+    Json applied = Json::array();
+    for (const Json* log : {&gpu_doc.overlays, &fabric_doc.overlays, &serving_doc.overlays,
+                            static_cast<const Json*>(&acceptance_overlays)})
+      for (const auto& e : *log) applied.push_back(e);
+    Json files = Json::array();
+    for (const auto& o : overlays)
+      files.push_back(
+          {{"file", o.file}, {"name", o.doc.at("name")}, {"provenance", o.doc.at("provenance")}});
+    d.profiles["profile_overlays"] = {{"overlays", files}, {"applied", applied}};
+  }
   d.fidelity->check(d);
   return d;
 }

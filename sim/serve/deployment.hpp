@@ -9,7 +9,9 @@
 #include "sim/fabric/alltoall.hpp"
 #include "sim/serve/decode_passes.hpp"
 #include "sim/serve/fabric_fidelity.hpp"
+#include "sim/serve/profile_overlay.hpp"
 #include "sim/serve/scenario.hpp"
+#include "sim/serve/serving_profile.hpp"
 
 namespace pdsim {
 
@@ -23,8 +25,10 @@ struct Deployment {
   std::shared_ptr<const ComputeModel> compute;
   std::shared_ptr<const A2ABackend> a2a_backend;
   std::shared_ptr<const FabricFidelity> fidelity;  // fabric.fidelity
-  DecodePasses passes;  // what one decode iteration runs (decode.speculative)
-  A2AConfig a2a;        // decode expert-parallel all-to-all
+  ServingProfile serving;                          // host-side costs of the serving stack
+  double accept_prob = 0;  // speculative: per-token acceptance (profile or scenario override)
+  DecodePasses passes;     // what one decode iteration runs (decode.speculative)
+  A2AConfig a2a;           // decode expert-parallel all-to-all
   MemoryPlan prefill_memory, decode_memory;
   int decode_ranks = 0;           // DP-attention ranks per decode instance
   int max_requests_per_rank = 0;  // min(max_running/dp, LL dispatch buffer / query tokens)
@@ -38,6 +42,9 @@ struct Deployment {
 };
 
 // Throws InputError for unknown names / bad files and InfeasibleError for layouts that cannot run.
-Deployment build_deployment(const Scenario& s);
+// `extra_overlays` apply after the scenario's own `profile_overlays` (the serving fit's
+// candidates).
+Deployment build_deployment(const Scenario& s,
+                            const std::vector<ProfileOverlay>& extra_overlays = {});
 
 }  // namespace pdsim

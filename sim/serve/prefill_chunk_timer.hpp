@@ -3,7 +3,8 @@
 // GPUs of the stage are symmetric: CP round-robin gives each 1/cp of every segment's new tokens,
 // EP spreads experts evenly under uniform routing). Stage time = compute + per layer (CP KV
 // all-gather over NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all
-// serial: DeepEP normal mode synchronises with the CPU, so nothing is assumed to overlap.
+// serial: DeepEP normal mode synchronises with the CPU, so nothing is assumed to overlap. Plus
+// the serving stack's host work per chunk and stage (serving_profile.hpp).
 #include <vector>
 
 #include "models/op_name_set.hpp"
@@ -12,8 +13,8 @@
 namespace pdsim {
 
 struct ChunkCost {
-  double compute_us = 0, cp_exchange_us = 0, a2a_us = 0;
-  double total_us() const { return compute_us + cp_exchange_us + a2a_us; }
+  double compute_us = 0, cp_exchange_us = 0, a2a_us = 0, host_us = 0;
+  double total_us() const { return compute_us + cp_exchange_us + a2a_us + host_us; }
 };
 
 class PrefillChunkTimer {

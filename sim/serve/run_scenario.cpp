@@ -1,5 +1,6 @@
 #include "sim/serve/run_scenario.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "sim/core/fork_call.hpp"
@@ -78,10 +79,21 @@ SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
   }));
 }
 
-SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
-                             std::optional<uint64_t> seed) {
+Scenario load_run_scenario(const std::string& path, const std::vector<std::string>& set_overrides,
+                           std::optional<uint64_t> seed,
+                           const std::vector<std::string>& overlay_files) {
   Scenario s = load_scenario(path, set_overrides);
   if (seed) s.seed = *seed;
+  // Given on the command line: relative to the working directory, not to the scenario.
+  for (const auto& f : overlay_files)
+    s.profile_overlays.push_back(std::filesystem::absolute(f).lexically_normal().string());
+  return s;
+}
+
+SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
+                             std::optional<uint64_t> seed,
+                             const std::vector<std::string>& overlay_files) {
+  const Scenario s = load_run_scenario(path, set_overrides, seed, overlay_files);
   Deployment d = build_deployment(s);
   return simulate_isolated(d, s.seed);
 }

@@ -16,8 +16,14 @@ Json results_to_json(const SimResults& r);
 SimResults results_from_json(const Json& j);
 
 SimResults simulate_isolated(const Deployment& d, uint64_t seed);
-// Scenario file + "--set" overrides + optional seed override (else the scenario's seed).
+// Scenario file + "--set" overrides + optional seed override (else the scenario's seed) + profile
+// overlay files added after the scenario's own (`--profile-overlay`, paths as given).
 SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
-                             std::optional<uint64_t> seed);
+                             std::optional<uint64_t> seed,
+                             const std::vector<std::string>& overlay_files = {});
+// The scenario as run_scenario_file loads it.
+Scenario load_run_scenario(const std::string& path, const std::vector<std::string>& set_overrides,
+                           std::optional<uint64_t> seed,
+                           const std::vector<std::string>& overlay_files = {});
 
 }  // namespace pdsim

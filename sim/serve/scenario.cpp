@@ -88,9 +88,11 @@ SpeculativeConfig parse_speculative(const JsonNode& n) {
               ") for a topk-1 chain draft");
   if (n.has("acceptance")) {
     JsonNode a = n.at("acceptance");
-    a.expect_only({"model", "accept_prob", "provenance"});
+    a.expect_only({"model", "profile", "accept_prob", "provenance"});
     s.acceptance_model = one_of(a, "model", s.acceptance_model, {"chain-geometric"});
-    s.accept_prob = frac(a, "accept_prob", s.accept_prob);
+    s.acceptance_profile = a.str_or("profile", s.acceptance_profile);
+    if (a.has("accept_prob") && !a.at("accept_prob").is_null())
+      s.accept_prob = a.at("accept_prob").fraction();
     if (a.has("provenance")) s.acceptance_provenance = a.at("provenance").raw();
   }
   return s;
@@ -164,8 +166,9 @@ FabricConfig parse_fabric(const JsonNode& n) {
 }  // namespace
 
 Scenario parse_scenario(const JsonNode& n) {
-  n.expect_only({"schema", "name", "description", "model", "gpu_profile", "cluster", "router",
-                 "fabric", "prefill", "decode", "workload", "tail", "seed"});
+  n.expect_only({"schema", "name", "description", "model", "gpu_profile", "serving_profile",
+                 "profile_overlays", "cluster", "router", "fabric", "prefill", "decode", "workload",
+                 "tail", "seed"});
   Scenario s;
   s.file = n.file();
   if (n.has("schema") && n.at("schema").string() != "pdsim.scenario/1")
@@ -174,6 +177,12 @@ Scenario parse_scenario(const JsonNode& n) {
   s.description = n.str_or("description", "");
   s.model = n.at("model").string();
   s.gpu_profile = n.str_or("gpu_profile", s.gpu_profile);
+  s.serving_profile = n.str_or("serving_profile", s.serving_profile);
+  if (n.has("profile_overlays")) {
+    const JsonNode o = n.at("profile_overlays");
+    if (!o.is_array()) o.fail("expected an array of overlay files");
+    for (size_t i = 0; i < o.size(); ++i) s.profile_overlays.push_back(o.at(i).string());
+  }
   JsonNode cluster = n.at("cluster");
   cluster.expect_only({"instance_type", "network", "topology_file"});
   s.instance_type = cluster.at("instance_type").string();

@@ -4,6 +4,7 @@
 // `--set dotted.path=value` overrides any path that exists in the resolved form.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,10 @@ struct SpeculativeConfig {
   int topk = 1;
   int num_draft_tokens = 4;
   std::string acceptance_model = "chain-geometric";
-  double accept_prob = 0.85;  // per draft token, given the previous one was accepted
+  // Where the per-token acceptance probability comes from: the acceptance profile (default: the
+  // one named after the model) for the workload's dataset, unless `accept_prob` overrides it.
+  std::string acceptance_profile;     // "" = the model's name
+  std::optional<double> accept_prob;  // a what-if override, with `acceptance_provenance`
   Json acceptance_provenance;
   bool enabled() const { return algorithm != "none"; }
 };
@@ -82,6 +86,8 @@ struct Scenario {
   std::string network = "leaf-spine";  // packet fidelity: "leaf-spine" | "rail"
   std::string topology_file;  // describe-instance-topology JSON (placement); "" = one leaf per node
   std::string router_policy = "round-robin";
+  std::string serving_profile = "sglang-0.5-pd";  // models/profiles/serving
+  std::vector<std::string> profile_overlays;      // applied in order (profile_overlay.hpp)
   FabricConfig fabric;
   PrefillConfig prefill;
   DecodeConfig decode;

@@ -11,6 +11,7 @@ void ServingStats::prefill_chunk(const ChunkCost& c) {
   chunk_sum_.compute_us += c.compute_us;
   chunk_sum_.cp_exchange_us += c.cp_exchange_us;
   chunk_sum_.a2a_us += c.a2a_us;
+  chunk_sum_.host_us += c.host_us;
   ++chunks_;
 }
 
@@ -62,7 +63,8 @@ Json ServingStats::extras(const Deployment& d, const std::vector<Request>& reque
         {"mean_stage_chunk_us",
          {{"compute", chunk_sum_.compute_us / chunks},
           {"cp_exchange", chunk_sum_.cp_exchange_us / chunks},
-          {"a2a", chunk_sum_.a2a_us / chunks}}}}},
+          {"a2a", chunk_sum_.a2a_us / chunks},
+          {"host", chunk_sum_.host_us / chunks}}}}},
       // A request's KV leaves in one part per PP stage; mean_s runs from the first part's start
       // to the last part's end (so it includes the pipeline lag between stages).
       {"kv_transfer",

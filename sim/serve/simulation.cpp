@@ -29,7 +29,8 @@ class ServingSim {
             d.decode_ranks)),
         prefill_timer_(d),
         decode_timer_(d, seed),
-        acceptance_(d.scenario.decode.speculative, d.scenario.tail.acceptance_variance) {}
+        acceptance_(d.scenario.decode.speculative, d.accept_prob,
+                    d.scenario.tail.acceptance_variance) {}
   SimResults run();
 
  private:

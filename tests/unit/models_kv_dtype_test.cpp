@@ -7,7 +7,9 @@
 namespace pdsim {
 namespace {
 
-KvDtype parse(const Json& j) { return parse_kv_dtype(JsonNode::from_json(Json{{"d", j}}, "s.json").at("d")); }
+KvDtype parse(const Json& j) {
+  return parse_kv_dtype(JsonNode::from_json(Json{{"d", j}}, "s.json").at("d"));
+}
 
 TEST(KvDtype, ParsesTheTwoNamesAndRejectsOthersWithTheFieldPath) {
   EXPECT_EQ(parse("fp8"), KvDtype::fp8);

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "reports/bench_serving_jsonl.hpp"
+#include "calibrate/bench_serving_jsonl.hpp"
 #include "reports/validate.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"

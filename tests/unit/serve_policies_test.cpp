@@ -28,7 +28,8 @@ TEST(RouterPolicy, RoundRobinCyclesPrefillInstancesAndDecodeRankPairs) {
                                                    RouterShape{2, 2, 3});
   const Request q;
   // Prefill 0,1,0,...; (decode instance, rank) over the 6 pairs instance-major, then again.
-  const int want[7][3] = {{0, 0, 0}, {1, 0, 1}, {0, 0, 2}, {1, 1, 0}, {0, 1, 1}, {1, 1, 2}, {0, 0, 0}};
+  const int want[7][3] = {{0, 0, 0}, {1, 0, 1}, {0, 0, 2}, {1, 1, 0},
+                          {0, 1, 1}, {1, 1, 2}, {0, 0, 0}};
   for (const auto& w : want) {
     const Route got = r->route(q);
     EXPECT_EQ(got.prefill_instance, w[0]);
@@ -60,9 +61,9 @@ TEST(Registries, FamiliesListTheirMembersByName) {
   EXPECT_EQ(FabricFidelityRegistry::instance().names(), "analytic, packet");
   EXPECT_EQ(RouterPolicyRegistry::instance().names(), "round-robin");
   EXPECT_EQ(AdmissionPolicyRegistry::instance().names(), "all-arrived, one-per-rank");
-  EXPECT_EQ(mechanism_names(),
-            (std::vector<std::string>{"batch_jump", "cuda_graph_miss", "dp_imbalance",
-                                      "expert_imbalance", "fabric_background", "scheduler_hiccup"}));
+  EXPECT_EQ(mechanism_names(), (std::vector<std::string>{"batch_jump", "cuda_graph_miss",
+                                                         "dp_imbalance", "expert_imbalance",
+                                                         "fabric_background", "scheduler_hiccup"}));
   EXPECT_EQ(mechanism_id("dp_imbalance"), 2u);
   EXPECT_THROW(mechanism_id("gc_pause"), std::logic_error);
   MechanismTerms m;
@@ -99,9 +100,10 @@ TEST(DecodePasses, ReadOnceFromTheSpeculativeSection) {
   eagle.num_draft_tokens = 4;
   const DecodePasses e = decode_passes(eagle);
   EXPECT_TRUE(e.speculative);
-  EXPECT_EQ(e.draft_steps, 3);
+  EXPECT_EQ(e.draft_steps, 2);  // SGLang's draft graph runs num_steps − 1 forwards
   EXPECT_EQ(e.query_tokens, 4);
-  EXPECT_EQ(e.forwards(), 5);  // 3 draft steps + verify + draft-extend
+  EXPECT_EQ(e.graph_replays, 3);  // draft, verify, draft-extend
+  EXPECT_EQ(e.forwards(), 4);     // 2 draft steps + verify + draft-extend
 }
 
 TEST(Acceptance, WithoutVarianceChunksCarryTheExpectedCount) {
@@ -109,8 +111,8 @@ TEST(Acceptance, WithoutVarianceChunksCarryTheExpectedCount) {
   c.algorithm = "eagle";
   c.num_steps = 3;
   c.num_draft_tokens = 4;
-  c.accept_prob = 0.5;  // E[k] = 1 + 0.5 + 0.25 + 0.125 = 1.875 (exact in binary)
-  const AcceptanceModel a(c, /*variance=*/false);
+  // p = 0.5: E[k] = 1 + 0.5 + 0.25 + 0.125 = 1.875 (exact in binary)
+  const AcceptanceModel a(c, 0.5, /*variance=*/false);
   Rng rng(1);
   double carry = 0;
   // Carry 1.875 → 1 (0.875), 2.75 → 2 (0.75), 2.625 → 2 (0.625), 2.5 → 2 (0.5), 2.375 → 2.
@@ -129,8 +131,8 @@ TEST(DecodeIterationTimer, EagerLaunchWhenTheBatchIsNotCaptured) {
   ranks[0].contexts = {1000, 1000, 1000};  // 3 requests on one rank: above the capture list
   const IterationTiming t = timer.time(IterationContext{0, ranks, none}, 0, rng);
   EXPECT_FALSE(t.cuda_graph);
-  // EAGLE: 5 forwards, the 4 draft-side ones one layer each of 78: launch × (1 + 4/78).
-  const double share = 1.0 + 4.0 / 78.0;
+  // EAGLE: 4 forwards, the 3 draft-side ones one layer each of 78: launch × (1 + 3/78).
+  const double share = 1.0 + 3.0 / 78.0;
   const double eager = d.compute->decode_launch_overhead_us(false),
                graph = d.compute->decode_launch_overhead_us(true);
   EXPECT_DOUBLE_EQ(t.terms.launch_us, eager * share);

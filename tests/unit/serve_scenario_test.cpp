@@ -150,8 +150,7 @@ TEST(Acceptance, ChainGeometricMean) {
   SpeculativeConfig c;
   c.algorithm = "eagle";
   c.num_steps = 3;
-  c.accept_prob = 0.5;
-  AcceptanceModel m(c);
+  AcceptanceModel m(c, 0.5);
   EXPECT_DOUBLE_EQ(m.mean_tokens(), 1.875);  // 1 + 0.5 + 0.25 + 0.125
   Rng rng(5);
   double s = 0;
@@ -163,7 +162,7 @@ TEST(Acceptance, ChainGeometricMean) {
   }
   EXPECT_NEAR(s / 100000, 1.875, 0.01);  // σ ≈ 1, 5σ/√n ≈ 0.016 → 0.01 is ~3σ
   c.algorithm = "none";
-  EXPECT_EQ(AcceptanceModel(c).sample_tokens(rng), 1);
+  EXPECT_EQ(AcceptanceModel(c, 0.5).sample_tokens(rng), 1);
 }
 
 TEST(PrefillCost, ExpectedDistinctRanks) {

@@ -1,4 +1,4 @@
-#include "reports/bench_serving_jsonl.hpp"
+#include "calibrate/bench_serving_jsonl.hpp"
 
 #include <vector>
 

@@ -1,0 +1,151 @@
+#include "reports/validation_report.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "reports/text_format.hpp"
+#include "reports/validate.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string pad(const std::string& s, size_t w, bool left = false) {
+  if (s.size() >= w) return s;
+  return left ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
+}
+
+std::string signed_pct(double e) { return (e >= 0 ? "+" : "") + fmt_fixed(e, 1); }
+
+}  // namespace
+
+Json validate_set_json(const ValidationSet& set, const std::vector<Json>& predicted) {
+  Json runs = Json::array();
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < set.runs.size(); ++i) {
+    const ValidationRun& r = set.runs[i];
+    const Json v = validate_against(predicted[i], r.measured, r.excluded);
+    for (const auto& row : v.at("metrics"))
+      if (row.at("status") == "ok" && row.at("error_pct").is_number() &&
+          std::string(row.at("key")).size() > 3 &&
+          std::string(row.at("key")).compare(std::string(row.at("key")).size() - 3, 3, "_ms") == 0) {
+        sum += std::fabs(row.at("error_pct").get<double>());
+        ++n;
+      }
+    runs.push_back({{"name", r.name}, {"measured_file", r.measured_file}, {"validation", v}});
+  }
+  return {{"set", set.name},
+          {"runs", runs},
+          {"latency_metrics_compared", n},
+          {"mean_abs_latency_error_pct", n > 0 ? Json(sum / n) : Json(nullptr)}};
+}
+
+std::string validate_set_text(const ValidationSet& set, const Json& validation) {
+  const Json& runs = validation.at("runs");
+  std::string o = "Validation set " + set.name + ": predicted vs measured, % error (" +
+                  std::to_string(runs.size()) + " runs)\n";
+  const size_t w = 28, cw = 10;
+  o += pad("", w, true);
+  for (const auto& r : runs) o += "  " + pad(r.at("name").get<std::string>(), 3 * cw, true);
+  o += "\n" + pad("metric", w, true);
+  for (size_t k = 0; k < runs.size(); ++k)
+    o += "  " + pad("predicted", cw) + pad("measured", cw) + pad("error %", cw);
+  o += "\n";
+  std::map<std::string, std::vector<std::string>> why;  // reason → "run: metric"
+  const Json& first = runs.at(0).at("validation").at("metrics");
+  for (size_t m = 0; m < first.size(); ++m) {
+    o += pad(first[m].at("label").get<std::string>(), w, true);
+    for (const auto& r : runs) {
+      const Json& row = r.at("validation").at("metrics")[m];
+      const int d = row.at("decimals").get<int>();
+      auto cell = [&](const Json& x) {
+        return x.is_number() ? fmt_fixed(x.get<double>(), d) : std::string("n/a");
+      };
+      const std::string status = row.at("status");
+      o += "  " + pad(cell(row.at("predicted")), cw) + pad(cell(row.at("measured")), cw);
+      if (status == "ok") {
+        o += pad(signed_pct(row.at("error_pct").get<double>()), cw);
+      } else {
+        o += pad(status == "untrustworthy" ? "artefact" : status, cw);
+        if (status != "missing")
+          why[status + ": " + row.at("note").get<std::string>()].push_back(
+              r.at("name").get<std::string>() + " " + row.at("key").get<std::string>());
+      }
+    }
+    o += "\n";
+  }
+  if (validation.at("mean_abs_latency_error_pct").is_number())
+    o += "Mean |error| over " + std::to_string(validation.at("latency_metrics_compared").get<int>()) +
+         " compared latency metrics: " +
+         fmt_fixed(validation.at("mean_abs_latency_error_pct").get<double>(), 1) + "%\n";
+  if (!why.empty()) o += "Not compared:\n";
+  for (const auto& [reason, where] : why) {
+    std::string list;
+    for (const auto& w2 : where) list += (list.empty() ? "" : ", ") + w2;
+    o += "  " + reason + "\n    (" + list + ")\n";
+  }
+  for (const auto& r : runs)
+    for (const auto& mm : r.at("validation").at("workload_mismatches"))
+      o += "warning: " + r.at("name").get<std::string>() + " workload differs, " +
+           mm.at("key").get<std::string>() + " predicted " + mm.at("predicted").dump() +
+           ", measured " + mm.at("measured").dump() + "\n";
+  return o;
+}
+
+std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& fit) {
+  std::string o;
+  o += "Serving fit on " + set.name + ": " + fit.status + ", " + std::to_string(fit.evaluations) +
+       " evaluations, " + std::to_string(fit.residuals.size()) + " compared metrics\n";
+  if (!fit.converged) {
+    o += "The optimiser did not converge: no overlay written.\n";
+    return o;
+  }
+  o += pad("parameter", 46, true) + pad("value", 12) + pad("std err", 12) + pad("range", 22) +
+       pad("start", 12) + "\n";
+  for (size_t j = 0; j < fit.params.size(); ++j) {
+    const auto& p = fit.params[j];
+    const double se = fit.uncertainty.se[j];
+    o += pad(p.path, 46, true) + pad(fmt_fixed(fit.theta[j], 4), 12) +
+         pad(std::isfinite(se) ? fmt_fixed(se, 4) : "n/a", 12) +
+         pad("[" + fmt_fixed(p.lo, 3) + ", " + fmt_fixed(p.hi, 3) + "]", 22) +
+         pad(fmt_fixed(p.start, 4), 12) + (p.fabric_specific() ? "  (fabric)" : "") + "\n";
+  }
+  if (fit.params.size() > 1 && fit.uncertainty.corr.rows() > 0) {
+    o += "correlations:\n";
+    for (size_t i = 0; i < fit.params.size(); ++i)
+      for (size_t j = i + 1; j < fit.params.size(); ++j) {
+        const double c = fit.uncertainty.corr(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+        if (std::isfinite(c) && std::fabs(c) >= 0.5)
+          o += "  " + fit.params[i].path + " ~ " + fit.params[j].path + ": " + fmt_fixed(c, 3) + "\n";
+      }
+  }
+  o += pad("run", 22, true) + pad("metric", 22, true) + pad("measured", 12) + pad("start err%", 12) +
+       pad("fitted err%", 12) + "\n";
+  for (size_t i = 0; i < fit.residuals.size(); ++i) {
+    const auto& r = fit.residuals[i];
+    const auto& s = fit.start_residuals[i];
+    o += pad(set.runs[r.run].name, 22, true) + pad(r.metric, 22, true) + pad(fmt_fixed(r.measured, 2), 12) +
+         pad(signed_pct((s.predicted / s.measured - 1) * 100), 12) +
+         pad(signed_pct((r.predicted / r.measured - 1) * 100), 12) + "\n";
+  }
+  if (!fit.loo.empty()) {
+    o += "leave-one-out (fit on the other runs, predict the one left out):\n";
+    o += pad("left out", 22, true) + pad("metric", 22, true) + pad("measured", 12) +
+         pad("predicted", 12) + pad("error %", 10) + "\n";
+    for (const auto& l : fit.loo) {
+      for (const auto& r : l.residuals)
+        o += pad(set.runs[l.run].name, 22, true) + pad(r.metric, 22, true) +
+             pad(fmt_fixed(r.measured, 2), 12) + pad(fmt_fixed(r.predicted, 2), 12) +
+             pad(signed_pct((r.predicted / r.measured - 1) * 100), 10) + "\n";
+      if (!l.held.empty()) {
+        std::string h;
+        for (const auto& x : l.held) h += (h.empty() ? "" : ", ") + x;
+        o += "  (without " + set.runs[l.run].name + ", held at the profile's value: " + h + ")\n";
+      }
+      if (!l.converged) o += "  (that fit did not converge)\n";
+    }
+  }
+  return o;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,60 @@
+// pdsim calibrate serving SET --fit PATH=LO:HI ... -o OVERLAY [--metric M]... [--seed N]
+// [--jobs N] [--max-evaluations N] [--no-loo]: fit mechanism parameters to a validation set's
+// measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does not converge
+// says so, writes nothing and exits 3.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include "reports/validation_report.hpp"
+#include "sim/cli/calibrate_serving.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/fit/serving_fit.hpp"
+
+namespace pdsim::cli {
+namespace {
+struct ServingArgs {
+  std::string set, out;
+  ServingFitOptions opt;
+  bool no_loo = false;
+};
+}  // namespace
+
+std::function<int()> setup_calibrate_serving(CLI::App* sub) {
+  auto a = std::make_shared<ServingArgs>();
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  a->opt.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
+  sub->add_option("set", a->set, "validation set JSON (pdsim.validation_set/1)")->required();
+  sub->add_option("--fit", a->opt.fit,
+                  "a parameter to fit: <kind>.<field>=LO:HI, kind fabric|gpu|serving|acceptance "
+                  "(repeatable)")
+      ->required();
+  sub->add_option("-o,--output", a->out, "overlay to write (pdsim.profile_overlay/1)")->required();
+  sub->add_option("--metric", a->opt.metrics,
+                  "bench_serving metric to compare (repeatable; default duration, "
+                  "mean_e2e_latency_ms, median_itl_ms, p99_itl_ms)");
+  sub->add_option("--seed", a->opt.seed, "simulation seed (default: each run's scenario seed)");
+  sub->add_option("-j,--jobs", a->opt.jobs, "worker processes (default: the CPU count)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-evaluations", a->opt.max_evaluations, "optimiser budget")
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--no-loo", a->no_loo, "skip the leave-one-out evaluation");
+  return [a] {
+    a->opt.leave_one_out = !a->no_loo;
+    a->opt.name = std::filesystem::path(a->out).stem().string();
+    a->opt.command = "pdsim calibrate serving " + a->set;
+    for (const auto& f : a->opt.fit) a->opt.command += " --fit " + f;
+    for (const auto& m : a->opt.metrics) a->opt.command += " --metric " + m;
+    a->opt.progress = [](const std::string& s) { std::cerr << s << "\n"; };
+    const ValidationSet set = load_validation_set(a->set);
+    const ServingFitResult r = fit_serving(set, a->opt);
+    std::cout << serving_fit_text(set, r);
+    if (!r.converged) return 3;
+    write_file_atomic(a->out, r.overlay.doc.dump(2) + "\n");
+    std::cout << "wrote " << a->out << "\n";
+    return 0;
+  };
+}
+
+}  // namespace pdsim::cli

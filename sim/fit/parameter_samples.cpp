@@ -1,0 +1,148 @@
+#include "sim/fit/parameter_samples.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+#include "sim/core/process_pool.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/stats.hpp"
+#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/simulation.hpp"
+
+namespace pdsim {
+namespace {
+
+bool has_covariance(const ProfileOverlay& o) {
+  return o.doc.contains("fit") && o.doc["fit"].contains("covariance") &&
+         o.doc["fit"].contains("order") && o.doc["fit"].contains("parameters");
+}
+
+// Sets the overlay field named by a fit path ("<kind>.<field>...") to v.
+void set_path(Json& doc, const std::string& path, double v) {
+  const size_t dot = path.find('.');
+  Json* node = &doc["profiles"][path.substr(0, dot)]["set"];
+  std::string rest = path.substr(dot + 1);
+  for (size_t d; (d = rest.find('.')) != std::string::npos; rest = rest.substr(d + 1))
+    node = &(*node)[rest.substr(0, d)];
+  (*node)[rest] = v;
+}
+
+}  // namespace
+
+const std::vector<std::string>& interval_metrics() {
+  static const std::vector<std::string> m = {
+      "duration",         "output_throughput", "mean_e2e_latency_ms", "p99_e2e_latency_ms",
+      "mean_ttft_ms",     "p99_ttft_ms",       "mean_tpot_ms",        "median_itl_ms",
+      "p99_itl_ms",       "max_itl_ms"};
+  return m;
+}
+
+std::vector<ProfileOverlay> sample_overlays(const ProfileOverlay& fitted, int n, uint64_t seed) {
+  const std::string where = fitted.file.empty() ? "overlay" : fitted.file;
+  if (!has_covariance(fitted))
+    throw InputError(where, "fit.covariance", "an overlay written by `pdsim calibrate serving`");
+  const Json& fit = fitted.doc["fit"];
+  const auto order = fit["order"].get<std::vector<std::string>>();
+  const size_t p = order.size();
+  Eigen::VectorXd mean(static_cast<Eigen::Index>(p));
+  Eigen::MatrixXd cov(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
+  std::vector<double> lo(p), hi(p);
+  for (size_t i = 0; i < p; ++i) {
+    const Json& par = fit["parameters"][order[i]];
+    mean(static_cast<Eigen::Index>(i)) = par["value"].get<double>();
+    lo[i] = par["lower"].get<double>();
+    hi[i] = par["upper"].get<double>();
+    for (size_t j = 0; j < p; ++j) {
+      const Json& c = fit["covariance"][i][j];
+      if (!c.is_number())
+        throw InputError(where, "fit.covariance",
+                         "finite covariances (the fit had no degrees of freedom left)");
+      cov(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = c.get<double>();
+    }
+  }
+  // A symmetric square root that tolerates a covariance only positive semi-definite.
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(cov);
+  const Eigen::MatrixXd root =
+      es.eigenvectors() * es.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  std::vector<ProfileOverlay> out;
+  for (int s = 0; s < n; ++s) {
+    Rng rng = Rng(seed).fork(static_cast<uint64_t>(s));
+    Eigen::VectorXd z(static_cast<Eigen::Index>(p));
+    for (size_t i = 0; i < p; ++i) z(static_cast<Eigen::Index>(i)) = rng.normal(0.0, 1.0);
+    const Eigen::VectorXd theta = mean + root * z;
+    Json doc = {{"schema", kProfileOverlaySchema},
+                {"name", fitted.doc["name"].get<std::string>() + " sample " + std::to_string(s)},
+                {"provenance", {{"kind", "sampled"}, {"from", where}, {"sample", s}}},
+                {"profiles", Json::object()}};
+    for (const auto& [kind, sec] : fitted.doc["profiles"].items())
+      doc["profiles"][kind] = {{"profile", sec["profile"]}, {"set", Json::object()}};
+    for (size_t i = 0; i < p; ++i)
+      set_path(doc, order[i], std::clamp(theta(static_cast<Eigen::Index>(i)), lo[i], hi[i]));
+    out.push_back(ProfileOverlay{"", doc});
+  }
+  return out;
+}
+
+std::vector<ProfileOverlay> fitted_overlays(const Scenario& s) {
+  std::vector<ProfileOverlay> out;
+  for (const auto& f : s.profile_overlays) {
+    std::filesystem::path p(f);
+    if (p.is_relative() && !s.file.empty()) p = std::filesystem::path(s.file).parent_path() / p;
+    ProfileOverlay o = load_profile_overlay(p.lexically_normal().string());
+    if (has_covariance(o)) out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int jobs) {
+  const std::vector<ProfileOverlay> fitted = fitted_overlays(s);
+  if (fitted.empty())
+    throw InputError(s.file, "profile_overlays",
+                     "an overlay written by `pdsim calibrate serving` (with a fit covariance) for "
+                     "--param-samples");
+  if (samples < 2) throw InputError("--param-samples", "", "expected at least 2 samples");
+  // Draw k: every fitted overlay's k-th sample, applied after the scenario's overlays.
+  std::vector<std::vector<ProfileOverlay>> draws(static_cast<size_t>(samples));
+  Json used = Json::array();
+  for (size_t o = 0; o < fitted.size(); ++o) {
+    const auto ss = sample_overlays(fitted[o], samples, Rng(seed).fork(500 + o).next_u64());
+    for (int k = 0; k < samples; ++k) draws[static_cast<size_t>(k)].push_back(ss[static_cast<size_t>(k)]);
+    used.push_back(fitted[o].file);
+  }
+  build_deployment(s);  // input errors before forking
+  std::vector<Json> summaries(static_cast<size_t>(samples));
+  std::vector<std::string> errors(static_cast<size_t>(samples));
+  run_in_processes(
+      static_cast<size_t>(samples), jobs,
+      [&](size_t k) {
+        Json j = bench_summary(simulate(build_deployment(s, draws[k]), seed));
+        j.erase("pdsim");
+        return j;
+      },
+      [&](size_t k, TaskOutcome o) {
+        if (o.ok) summaries[k] = std::move(o.result);
+        else errors[k] = o.error;
+      },
+      "simulation of a parameter sample");
+  for (size_t k = 0; k < errors.size(); ++k)
+    if (!errors[k].empty()) throw std::runtime_error("parameter sample " + std::to_string(k) + ": " + errors[k]);
+  Json metrics = Json::object();
+  for (const auto& m : interval_metrics()) {
+    std::vector<double> v;
+    for (const auto& sm : summaries)
+      if (sm.contains(m) && sm[m].is_number()) v.push_back(sm[m].get<double>());
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    metrics[m] = {{"p05", percentile_sorted(v, 5)}, {"p50", percentile_sorted(v, 50)},
+                  {"p95", percentile_sorted(v, 95)}};
+  }
+  return {{"samples", samples}, {"seed", seed}, {"overlays", used}, {"metrics", metrics},
+          {"note", "5-95 % over draws of the fitted parameters from their covariance (clipped to "
+                   "the fit ranges), all with the run's seed: the parameters' uncertainty alone"}};
+}
+
+}  // namespace pdsim

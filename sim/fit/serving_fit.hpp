@@ -1,0 +1,65 @@
+#pragma once
+// `pdsim calibrate serving SET --fit PATH=LO:HI ...`: fits declared parameters of the serving
+// model's mechanisms to a validation set's measured runs.
+//   1. Binds each parameter to the profile the runs use and checks its range against what the
+//      profile accepts; computes the Jacobian of the residuals at the start point and refuses
+//      parameters the runs cannot identify (local_jacobian.hpp), naming them.
+//   2. Minimises Σ ln(predicted/measured)² (fit_objective.hpp) with NLopt's BOBYQA, a maintained
+//      bounded derivative-free optimiser, over the parameters scaled to [0, 1]. Every evaluation
+//      simulates the runs in worker processes with common random numbers (set_predictor.hpp), so
+//      the objective is deterministic and smooth up to the discreteness of events.
+//   3. At the optimum: Jacobian again, standard errors and correlations; an overlay with only the
+//      fitted fields, per profile, and the fit as provenance (runs, metrics, residuals,
+//      uncertainty). Deterministic: the same inputs give a byte-identical overlay.
+//   4. Leave-one-out: for each run, the fit on the others (parameters they cannot identify held at
+//      the profile's value) predicts the run left out.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/fit/fit_objective.hpp"
+#include "sim/fit/fit_parameter.hpp"
+#include "sim/fit/local_jacobian.hpp"
+#include "sim/fit/validation_set.hpp"
+
+namespace pdsim {
+
+struct ServingFitOptions {
+  std::vector<std::string> fit;      // "PATH=LO:HI"
+  std::vector<std::string> metrics;  // empty: default_fit_metrics()
+  std::optional<uint64_t> seed;      // default: each run's scenario seed
+  int jobs = 2;
+  int max_evaluations = 400;
+  std::string name;                  // the overlay's name
+  std::string command;               // recorded in the provenance
+  bool leave_one_out = true;
+  std::function<void(const std::string&)> progress;  // one line per step (optional)
+};
+
+struct LeaveOneOut {
+  size_t run = 0;                    // left out
+  std::vector<std::string> refit, held;
+  std::vector<double> theta;         // every parameter, held ones at the profile's value
+  bool converged = false;
+  std::vector<Residual> residuals;   // of the run left out, predicted by the others' fit
+};
+
+struct ServingFitResult {
+  bool converged = false;
+  std::string status;  // NLopt's result
+  int evaluations = 0;
+  std::vector<FitParameter> params;
+  std::vector<double> theta;
+  ParameterUncertainty uncertainty;
+  std::vector<Residual> start_residuals, residuals;
+  double sse = 0;
+  std::vector<LeaveOneOut> loo;
+  ProfileOverlay overlay;  // only when converged
+};
+
+// InputError for bad parameters (unknown path, LO >= HI, a range the profile rejects, a parameter
+// the runs cannot identify); a result with converged = false when the optimiser did not converge.
+ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& opt);
+
+}  // namespace pdsim

@@ -1,0 +1,106 @@
+#include "sim/fit/validation_set.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "calibrate/bench_serving_artefacts.hpp"
+#include "calibrate/bench_serving_jsonl.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file named in the set, relative to the set's directory; it must exist.
+std::string named_file(const JsonNode& n, const std::string& set_file) {
+  fs::path p(n.string());
+  if (p.is_relative()) p = fs::path(set_file).parent_path() / p;
+  const std::string s = p.lexically_normal().string();
+  if (!fs::is_regular_file(s)) n.fail("an existing file (" + s + " does not exist)");
+  return s;
+}
+
+std::vector<std::string> overrides(const JsonNode& n) {
+  if (!n.is_array()) n.fail("expected an array of \"dotted.path=value\" strings");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(n.at(i).string());
+  return out;
+}
+
+// The bench_serving keys a comparison needs: a file without them is not bench_serving output.
+void check_bench_serving(const Json& r, const JsonNode& where) {
+  for (const char* k : {"duration", "completed", "total_output_tokens", "mean_e2e_latency_ms",
+                        "median_itl_ms"})
+    if (!r.contains(k) || !r.at(k).is_number())
+      where.fail(std::string("a bench_serving result (") + k + " missing)");
+}
+
+// bench_serving's --output-file (JSONL, the last record) or one record as a JSON document.
+Json read_measured(const std::string& file, const JsonNode& where) {
+  try {
+    return read_bench_serving_jsonl(file).record;
+  } catch (const InputError&) {
+    std::ifstream in(file);
+    const Json doc = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object()) throw;
+    check_bench_serving(doc, where);
+    return doc;
+  }
+}
+
+}  // namespace
+
+bool ValidationRun::comparable(const std::string& metric) const {
+  return measured.is_object() && measured.contains(metric) && measured.at(metric).is_number() &&
+         !excluded.count(metric) && !artefacts.count(metric);
+}
+
+bool is_validation_set(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return false;
+  const Json j = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.contains("schema") && j["schema"] == kValidationSetSchema;
+}
+
+ValidationSet load_validation_set(const std::string& path) {
+  JsonNode n = JsonNode::load_file(path);
+  n.expect_only({"schema", "name", "description", "provenance", "set", "runs"});
+  if (n.at("schema").string() != kValidationSetSchema)
+    n.at("schema").fail(std::string("expected \"") + kValidationSetSchema + "\"");
+  ValidationSet vs;
+  vs.file = path;
+  vs.name = n.at("name").string();
+  vs.description = n.str_or("description", "");
+  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
+  vs.provenance = n.at("provenance").raw();
+  const std::vector<std::string> common = n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
+  const JsonNode runs = n.at("runs");
+  if (!runs.is_array() || runs.size() == 0) runs.fail("expected a non-empty array of runs");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const JsonNode r = runs.at(i);
+    r.expect_only({"name", "scenario", "set", "measured", "exclude", "note"});
+    ValidationRun run;
+    run.name = r.at("name").string();
+    for (const auto& other : vs.runs)
+      if (other.name == run.name) r.at("name").fail("a name no other run has");
+    run.scenario = named_file(r.at("scenario"), path);
+    run.sets = common;
+    if (r.has("set"))
+      for (auto& s : overrides(r.at("set"))) run.sets.push_back(std::move(s));
+    run.measured_file = named_file(r.at("measured"), path);
+    run.measured = read_measured(run.measured_file, r.at("measured"));
+    check_bench_serving(run.measured, r.at("measured"));
+    run.artefacts = bench_serving_artefacts(run.measured);
+    if (r.has("exclude")) {
+      const JsonNode ex = r.at("exclude");
+      if (!ex.is_object()) ex.fail("expected an object: metric -> why it is not compared");
+      for (const auto& k : ex.keys()) run.excluded[k] = ex.at(k).string();
+    }
+    run.note = r.str_or("note", "");
+    vs.runs.push_back(std::move(run));
+  }
+  return vs;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,44 @@
+#pragma once
+// A validation set (schema "pdsim.validation_set/1"): measured runs, each a scenario with its
+// `--set` overrides and the bench_serving result measured on the cluster.
+//   {"schema": "pdsim.validation_set/1", "name": "...", "description": "...",
+//    "provenance": {...},                     where and when the runs were measured
+//    "set": ["path=value", ...],              overrides common to every run
+//    "runs": [{"name": "R4", "scenario": "FILE", "set": [...], "measured": "FILE",
+//              "exclude": {"metric": "why"}, "note": "..."}]}
+// Paths are relative to the set file. Each run's metrics that are not compared — known artefacts
+// of its measured record (calibrate/bench_serving_artefacts.hpp) and the set's own exclusions,
+// each with its reason — are resolved when the set is loaded.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+constexpr const char* kValidationSetSchema = "pdsim.validation_set/1";
+
+struct ValidationRun {
+  std::string name, scenario, measured_file, note;
+  std::vector<std::string> sets;  // the set's common overrides, then the run's
+  Json measured;                  // the bench_serving record
+  std::map<std::string, std::string> excluded;   // the set's exclusions: metric → why
+  std::map<std::string, std::string> artefacts;  // the record's artefacts: metric → why
+  // Whether `metric` is measured (a number) and neither excluded nor an artefact.
+  bool comparable(const std::string& metric) const;
+};
+
+struct ValidationSet {
+  std::string file, name, description;
+  Json provenance;
+  std::vector<ValidationRun> runs;
+};
+
+// InputError naming the file and field: a malformed set, a scenario or measured file that does
+// not exist, a measured file that is not bench_serving output.
+ValidationSet load_validation_set(const std::string& path);
+// Whether `path` is a JSON object with the validation-set schema (no error otherwise).
+bool is_validation_set(const std::string& path);
+
+}  // namespace pdsim

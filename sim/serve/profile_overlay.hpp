@@ -1,0 +1,38 @@
+#pragma once
+// Profile overlays (schema "pdsim.profile_overlay/1"): values that replace fields of the profiles
+// a scenario uses, with their provenance. `pdsim calibrate serving` writes them; a scenario lists
+// them under `profile_overlays` (and `--profile-overlay FILE` adds one).
+//   {"schema": "pdsim.profile_overlay/1", "name": "...", "provenance": {...},
+//    "profiles": {"<kind>": {"profile": "<the profile it was fitted on>", "set": {<fields>}}},
+//    "fit": {...}}
+// Kinds: fabric, gpu, serving, acceptance. A section applies only to the profile it names, so what
+// was learned on one fabric never moves silently to another: the RoCE scenario takes an EFA
+// overlay's fabric-independent sections (serving stack, GPU, acceptance) and skips its fabric
+// section, and says so. Every field a section sets must already be a number in the profile.
+#include <string>
+#include <vector>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+constexpr const char* kProfileOverlaySchema = "pdsim.profile_overlay/1";
+constexpr const char* kOverlayKinds[] = {"fabric", "gpu", "serving", "acceptance"};
+
+struct ProfileOverlay {
+  std::string file;  // where it came from (messages); "" for one built in memory
+  Json doc;
+};
+
+// InputError naming the file and field for a malformed overlay.
+ProfileOverlay load_profile_overlay(const std::string& path);
+ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file);
+
+// Applies, in order, every overlay's section for `kind` whose profile is `profile_name` to the
+// profile document `doc` (loaded from `profile_file`). Returns what was applied or skipped, per
+// overlay, for the run's provenance.
+Json apply_profile_overlays(const std::vector<ProfileOverlay>& overlays, const std::string& kind,
+                            const std::string& profile_name, const std::string& profile_file,
+                            Json& doc);
+
+}  // namespace pdsim

@@ -1,0 +1,193 @@
+// The serving fit (sim/fit): validation sets and the measured records' artefacts, fit parameter
+// specs, the local Jacobian's identifiability and uncertainty, parameter sampling, and a fit that
+// recovers a known parameter from a synthetic measurement.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "calibrate/bench_serving_artefacts.hpp"
+#include "sim/core/data_path.hpp"
+#include "sim/core/error.hpp"
+#include "sim/fit/parameter_samples.hpp"
+#include "sim/fit/serving_fit.hpp"
+#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/run_scenario.hpp"
+
+namespace pdsim {
+namespace {
+
+const std::string kSet = "/calibrate/validation/glm51-2p2d-p5en-20260430.json";
+
+std::string input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FitParameter, ParsesPathAndRange) {
+  const FitParameter p = parse_fit_parameter("fabric.a2a.cpu-proxy.fixed_us=0:300");
+  EXPECT_EQ(p.kind, "fabric");
+  EXPECT_EQ(p.field, (std::vector<std::string>{"a2a", "cpu-proxy", "fixed_us"}));
+  EXPECT_EQ(p.lo, 0);
+  EXPECT_EQ(p.hi, 300);
+  EXPECT_TRUE(p.fabric_specific());
+  EXPECT_FALSE(parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
+  EXPECT_NE(input_error([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
+            std::string::npos);
+  EXPECT_NE(input_error([] { parse_fit_parameter("serving.decode.x"); }).find("PATH=LO:HI"),
+            std::string::npos);
+  EXPECT_NE(input_error([] { parse_fit_parameter("network.x=0:1"); }).find("fabric., gpu."),
+            std::string::npos);
+  EXPECT_NE(input_error([] { parse_fit_parameter("gpu.x=a:1"); }).find("numbers LO and HI"),
+            std::string::npos);
+}
+
+TEST(ValidationSet, TheShippedRunsAndTheirArtefacts) {
+  const ValidationSet s = load_validation_set(data_root() + kSet);
+  ASSERT_EQ(s.runs.size(), 3u);
+  const ValidationRun& r2 = s.runs[0];
+  EXPECT_EQ(r2.name, "R2-shared-rails");
+  // 1731 of 16384 output tokens retokenized (10.6 %) with median TTFT 0: the reasoning parser.
+  ASSERT_TRUE(r2.artefacts.count("mean_ttft_ms"));
+  EXPECT_NE(r2.artefacts.at("median_tpot_ms").find("10.6%"), std::string::npos);
+  EXPECT_FALSE(r2.comparable("mean_ttft_ms"));
+  EXPECT_FALSE(r2.comparable("p99_itl_ms"));  // excluded by the set: a tail event
+  EXPECT_TRUE(r2.comparable("median_itl_ms"));
+  EXPECT_TRUE(s.runs[1].comparable("p99_itl_ms"));
+  EXPECT_FALSE(s.runs[2].comparable("accept_length"));  // null: not measured
+  EXPECT_TRUE(bench_serving_artefacts(Json{{"median_ttft_ms", 120.0}, {"mean_ttft_ms", 130.0},
+                                           {"total_output_tokens", 100}, {"total_output_tokens_retokenized", 100}})
+                  .empty());
+}
+
+TEST(ValidationSet, BadFilesAreNamed) {
+  const std::string dir = ::testing::TempDir() + "/vset";
+  std::filesystem::create_directories(dir);
+  Json set = JsonNode::load_file(data_root() + kSet).raw();
+  set["runs"][0]["scenario"] = data_root() + "/scenarios/glm51-2p2d-efa.json";
+  set["runs"][0]["measured"] = dir + "/absent.json";
+  std::ofstream(dir + "/s1.json") << set.dump();
+  std::string m = input_error([&] { load_validation_set(dir + "/s1.json"); });
+  EXPECT_NE(m.find("runs[0].measured"), std::string::npos) << m;
+  EXPECT_NE(m.find("does not exist"), std::string::npos) << m;
+  set["runs"][0]["measured"] = data_root() + "/scenarios/glm51-2p2d-efa.json";  // not bench_serving
+  std::ofstream(dir + "/s2.json") << set.dump();
+  m = input_error([&] { load_validation_set(dir + "/s2.json"); });
+  EXPECT_NE(m.find("bench_serving"), std::string::npos) << m;
+}
+
+TEST(LocalJacobian, IdentifiabilityNamesFlatAndConfoundedParameters) {
+  Eigen::MatrixXd J(3, 3);
+  J << 1, 2, 0,  //
+      2, 4, 0,   //
+      3, 6, 0;   // a and b move the residuals together; c moves nothing
+  const auto p = identifiability_problems(J, {"a", "b", "c"}, {1, 1, 1});
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_NE(p[0].find("c: no compared metric"), std::string::npos) << p[0];
+  EXPECT_NE(p[1].find("a, b: these runs cannot separate them"), std::string::npos) << p[1];
+  Eigen::MatrixXd ok(3, 2);
+  ok << 1, 0, 0, 1, 1, 1;
+  EXPECT_TRUE(identifiability_problems(ok, {"a", "b"}, {1, 1}).empty());
+}
+
+TEST(LocalJacobian, CovarianceFromResidualScatter) {
+  // r = θ·[1, 1, 2]: JᵀJ = 6; SSE 3 over dof 2 gives s² = 1.5, var = 1.5/6 = 0.25, se = 0.5.
+  Eigen::MatrixXd J(3, 1);
+  J << 1, 1, 2;
+  const ParameterUncertainty u = parameter_uncertainty(J, 3.0);
+  EXPECT_EQ(u.dof, 2);
+  EXPECT_DOUBLE_EQ(u.s2, 1.5);
+  EXPECT_DOUBLE_EQ(u.se[0], 0.5);
+  EXPECT_DOUBLE_EQ(u.corr(0, 0), 1.0);
+  EXPECT_TRUE(std::isnan(parameter_uncertainty(Eigen::MatrixXd::Ones(1, 1), 1.0).se[0]));  // dof 0
+}
+
+TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
+  Json fit = {{"order", {"serving.decode.host_us_per_iteration"}},
+              {"parameters",
+               {{"serving.decode.host_us_per_iteration", {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
+              {"covariance", {{4.0}}}};
+  const ProfileOverlay o = profile_overlay_from_json(
+      {{"schema", kProfileOverlaySchema},
+       {"name", "t"},
+       {"provenance", Json::object()},
+       {"profiles", {{"serving", {{"profile", "sglang-0.5-pd"}, {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
+       {"fit", fit}},
+      "t.json");
+  const auto s = sample_overlays(o, 4000, 7);
+  double sum = 0, sq = 0;
+  for (const auto& x : s) {
+    const double v = x.doc["profiles"]["serving"]["set"]["decode"]["host_us_per_iteration"].get<double>();
+    ASSERT_GE(v, 0.0);
+    sum += v;
+    sq += v * v;
+  }
+  const double mean = sum / 4000, sd = std::sqrt(sq / 4000 - mean * mean);
+  EXPECT_NEAR(mean, 10.0, 3 * 2.0 / std::sqrt(4000.0));  // 3 standard errors of the mean
+  EXPECT_NEAR(sd, 2.0, 0.1);
+  EXPECT_EQ(sample_overlays(o, 3, 7)[2].doc.dump(), s[2].doc.dump());  // deterministic in the seed
+}
+
+// A validation set whose one "measured" run is pdsim's own prediction with fixed_us = 80: the fit
+// must find 80 again from a start of 0.
+std::string synthetic_set(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string scenario = data_root() + "/scenarios/glm51-2p2d-efa-quick.json";
+  const std::vector<std::string> sets = {"workload.num_prompts=8", "decode.speculative.algorithm=none"};
+  Json truth = {{"schema", kProfileOverlaySchema},
+                {"name", "truth"},
+                {"provenance", Json::object()},
+                {"profiles", {{"fabric", {{"profile", "efa-p5en"}, {"set", {{"a2a", {{"cpu-proxy", {{"fixed_us", 80.0}}}}}}}}}}}};
+  std::ofstream(dir + "/truth.json") << truth.dump();
+  const Json measured = bench_summary(run_scenario_file(scenario, sets, std::nullopt, {dir + "/truth.json"}));
+  std::ofstream(dir + "/measured.json") << measured.dump() << "\n";
+  Json set = {{"schema", kValidationSetSchema},
+              {"name", "synthetic"},
+              {"provenance", {{"kind", "synthetic"}}},
+              {"set", sets},
+              {"runs", {{{"name", "S"}, {"scenario", scenario}, {"measured", dir + "/measured.json"}}}}};
+  std::ofstream(dir + "/set.json") << set.dump();
+  return dir + "/set.json";
+}
+
+TEST(ServingFit, RecoversAKnownParameterDeterministically) {
+  const ValidationSet set = load_validation_set(synthetic_set(::testing::TempDir() + "/synth"));
+  ServingFitOptions opt;
+  opt.fit = {"fabric.a2a.cpu-proxy.fixed_us=0:300"};
+  opt.jobs = 2;
+  opt.leave_one_out = false;
+  const ServingFitResult r = fit_serving(set, opt);
+  ASSERT_TRUE(r.converged) << r.status;
+  EXPECT_NEAR(r.theta[0], 80.0, 2.0);
+  EXPECT_LT(r.sse, 1e-4);
+  // Same inputs, same overlay, byte for byte.
+  EXPECT_EQ(fit_serving(set, opt).overlay.doc.dump(), r.overlay.doc.dump());
+  EXPECT_EQ(r.overlay.doc["profiles"]["fabric"]["profile"], "efa-p5en");
+}
+
+TEST(ServingFit, RefusesWhatTheRunsCannotIdentify) {
+  const ValidationSet set = load_validation_set(synthetic_set(::testing::TempDir() + "/synth2"));
+  ServingFitOptions opt;
+  opt.jobs = 2;
+  // Both are a constant per all-to-all phase: only their sum shows in the runs.
+  opt.fit = {"fabric.a2a.cpu-proxy.fixed_us=0:300", "fabric.a2a.cpu-proxy.latency_us=0:300"};
+  std::string m = input_error([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("cannot identify"), std::string::npos) << m;
+  EXPECT_NE(m.find("fabric.a2a.cpu-proxy.fixed_us, fabric.a2a.cpu-proxy.latency_us"), std::string::npos) << m;
+  // Host work hidden by the overlap scheduler (no speculation) moves nothing.
+  opt.fit = {"serving.decode.host_us_per_iteration=0:1000"};
+  m = input_error([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("serving.decode.host_us_per_iteration: no compared metric"), std::string::npos) << m;
+  opt.fit = {"fabric.a2a.cpu-proxy.bogus=0:1"};
+  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("not a field"), std::string::npos);
+  opt.fit = {"serving.decode.host_us_per_iteration=-5:10"};  // the profile rejects negative costs
+  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("host_us_per_iteration"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pdsim
