@@ -27,8 +27,9 @@ std::map<std::string, std::string> bench_serving_artefacts(const Json& record) {
                           "mean_tpot_ms", "median_tpot_ms", "std_tpot_ms", "p99_tpot_ms"})
       out[k] = why;
   } else if (median_ttft == 0 && number_or(record, "mean_ttft_ms", 0) > 0) {
-    out["median_ttft_ms"] = "median TTFT 0 with a positive mean: some bench_serving builds report "
-                            "this under PD disaggregation";
+    out["median_ttft_ms"] =
+        "median TTFT 0 with a positive mean: some bench_serving builds report "
+        "this under PD disaggregation";
   }
   return out;
 }

@@ -151,6 +151,16 @@ def main():
              "attention_decode": "context tokens", "indexer_scan": "context tokens",
              "attention_prefill": "tokens in chunk"}
     notes["attention_prefill"] = "UNMEASURED: no prefill-attention kernel in hwkernels; eff left at 1.0"
+    published = []
+    if "attention_prefill" not in curves and cat.get("name") in ("h100", "h200"):
+        # No prefill kernel here, but a published figure for the kernel SGLang's NSA backend runs:
+        # FlashMLA's sparse prefill (flash_mla_sparse_fwd) on Hopper SXM, same FLOP count as the
+        # cost model (2 * h_q * (d_qk 576 + d_v 512) per selected pair).
+        curves["attention_prefill"] = ([16384], [round(640.0 / cat["bf16_dense_tflops"], 4)])
+        notes["attention_prefill"] = ("PUBLISHED, not measured here: deepseek-ai/FlashMLA README, sparse prefill "
+                                      "'up to 640 TFlops' on H800 SXM5 (d_qk 576, h_q 128, topk 2048, s_q 4096), "
+                                      "as a fraction of the catalog's dense BF16 peak")
+        published.append("attention_prefill")
     clamped = []
     for key, unit in units.items():
         xs, es = curves.get(key, ([], []))
@@ -203,6 +213,7 @@ def main():
             "efficiency": "eff = roofline_time / achieved_time, roofline_time = max(flops / datasheet peak, bytes / datasheet HBM bandwidth); peaks from " + meas["ceilings_used"]["source"],
             "notes": {k: v for k, v in notes.items() if k not in units},
             "unmeasured": unmeasured,
+            "published": published,
             "excluded": excluded,
             "clamped_to_1": clamped}
     ordered = {"schema": prof["schema"], "name": prof["name"], "gpu": prof["gpu"], "provenance": prov}

@@ -7,16 +7,16 @@ namespace pdsim {
 
 std::string prediction_interval_text(const Json& summary, const Json& intervals,
                                      const std::string& title) {
-  std::string o = "Parameter uncertainty (" + title + "): " +
-                  std::to_string(intervals.at("samples").get<int>()) +
+  std::string o = "Parameter uncertainty (" + title +
+                  "): " + std::to_string(intervals.at("samples").get<int>()) +
                   " draws from the fit's covariance, 5-95 %\n";
   for (const auto& [key, q] : intervals.at("metrics").items()) {
     const auto point = summary_number(summary, key);
     std::string line = "  " + key;
     line.resize(28, ' ');
     line += (point ? fmt_fixed(*point, 2) : std::string("n/a")) + "  [" +
-            fmt_fixed(q.at("p05").get<double>(), 2) + ", " + fmt_fixed(q.at("p95").get<double>(), 2) +
-            "]\n";
+            fmt_fixed(q.at("p05").get<double>(), 2) + ", " +
+            fmt_fixed(q.at("p95").get<double>(), 2) + "]\n";
     o += line;
   }
   return o;

@@ -14,7 +14,9 @@ std::string pad(const std::string& s, size_t w, bool left = false) {
   return left ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
 }
 
-std::string signed_pct(double e) { return (e >= 0 ? "+" : "") + fmt_fixed(e, 1); }
+std::string signed_pct(double e) {
+  return (e >= 0 ? "+" : "") + fmt_fixed(e, 1);
+}
 
 }  // namespace
 
@@ -28,7 +30,8 @@ Json validate_set_json(const ValidationSet& set, const std::vector<Json>& predic
     for (const auto& row : v.at("metrics"))
       if (row.at("status") == "ok" && row.at("error_pct").is_number() &&
           std::string(row.at("key")).size() > 3 &&
-          std::string(row.at("key")).compare(std::string(row.at("key")).size() - 3, 3, "_ms") == 0) {
+          std::string(row.at("key")).compare(std::string(row.at("key")).size() - 3, 3, "_ms") ==
+              0) {
         sum += std::fabs(row.at("error_pct").get<double>());
         ++n;
       }
@@ -75,7 +78,8 @@ std::string validate_set_text(const ValidationSet& set, const Json& validation) 
     o += "\n";
   }
   if (validation.at("mean_abs_latency_error_pct").is_number())
-    o += "Mean |error| over " + std::to_string(validation.at("latency_metrics_compared").get<int>()) +
+    o += "Mean |error| over " +
+         std::to_string(validation.at("latency_metrics_compared").get<int>()) +
          " compared latency metrics: " +
          fmt_fixed(validation.at("mean_abs_latency_error_pct").get<double>(), 1) + "%\n";
   if (!why.empty()) o += "Not compared:\n";
@@ -84,6 +88,13 @@ std::string validate_set_text(const ValidationSet& set, const Json& validation) 
     for (const auto& w2 : where) list += (list.empty() ? "" : ", ") + w2;
     o += "  " + reason + "\n    (" + list + ")\n";
   }
+  bool first_fit_note = true;
+  for (const auto& run : set.runs)
+    for (const auto& [metric, reason] : run.fit_excluded) {
+      if (first_fit_note) o += "Compared, but not fitted to by `pdsim calibrate serving`:\n";
+      first_fit_note = false;
+      o += "  " + run.name + " " + metric + ": " + reason + "\n";
+    }
   for (const auto& r : runs)
     for (const auto& mm : r.at("validation").at("workload_mismatches"))
       o += "warning: " + r.at("name").get<std::string>() + " workload differs, " +
@@ -114,17 +125,20 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
     o += "correlations:\n";
     for (size_t i = 0; i < fit.params.size(); ++i)
       for (size_t j = i + 1; j < fit.params.size(); ++j) {
-        const double c = fit.uncertainty.corr(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+        const double c =
+            fit.uncertainty.corr(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
         if (std::isfinite(c) && std::fabs(c) >= 0.5)
-          o += "  " + fit.params[i].path + " ~ " + fit.params[j].path + ": " + fmt_fixed(c, 3) + "\n";
+          o += "  " + fit.params[i].path + " ~ " + fit.params[j].path + ": " + fmt_fixed(c, 3) +
+               "\n";
       }
   }
-  o += pad("run", 22, true) + pad("metric", 22, true) + pad("measured", 12) + pad("start err%", 12) +
-       pad("fitted err%", 12) + "\n";
+  o += pad("run", 22, true) + pad("metric", 22, true) + pad("measured", 12) +
+       pad("start err%", 12) + pad("fitted err%", 12) + "\n";
   for (size_t i = 0; i < fit.residuals.size(); ++i) {
     const auto& r = fit.residuals[i];
     const auto& s = fit.start_residuals[i];
-    o += pad(set.runs[r.run].name, 22, true) + pad(r.metric, 22, true) + pad(fmt_fixed(r.measured, 2), 12) +
+    o += pad(set.runs[r.run].name, 22, true) + pad(r.metric, 22, true) +
+         pad(fmt_fixed(r.measured, 2), 12) +
          pad(signed_pct((s.predicted / s.measured - 1) * 100), 12) +
          pad(signed_pct((r.predicted / r.measured - 1) * 100), 12) + "\n";
   }

@@ -2,10 +2,10 @@
 // [--jobs N] [--max-evaluations N] [--no-loo]: fit mechanism parameters to a validation set's
 // measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does not converge
 // says so, writes nothing and exits 3.
+#include <unistd.h>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <unistd.h>
 
 #include "reports/validation_report.hpp"
 #include "sim/cli/calibrate_serving.hpp"

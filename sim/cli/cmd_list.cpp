@@ -63,6 +63,10 @@ PDSIM_CLI_COMMAND(
         print_dir("instance types", "models/catalog/instance");
         print_dir("GPU profiles", "models/profiles/gpu");
         print_dir("fabric profiles", "models/profiles/fabric");
+        print_dir("serving-stack profiles", "models/profiles/serving");
+        print_dir("acceptance profiles", "models/profiles/acceptance");
+        print_dir("profile overlays", "calibrate/overlays");
+        print_dir("validation sets", "calibrate/validation");
         print_dir("scenarios", "scenarios");
         return 0;
       };

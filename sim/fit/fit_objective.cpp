@@ -12,12 +12,12 @@ const std::vector<std::string>& default_fit_metrics() {
 
 std::vector<Residual> fit_residuals(const ValidationSet& set, const std::vector<size_t>& runs,
                                     const std::vector<Json>& predicted,
-                                    const std::vector<std::string>& metrics) {
+                                    const std::vector<std::string>& metrics, bool fitted_only) {
   std::vector<Residual> out;
   for (size_t k = 0; k < runs.size(); ++k) {
     const ValidationRun& run = set.runs[runs[k]];
     for (const auto& m : metrics) {
-      if (!run.comparable(m)) continue;
+      if (fitted_only ? !run.fittable(m) : !run.comparable(m)) continue;
       Residual r;
       r.run = runs[k];
       r.metric = m;

@@ -1,8 +1,9 @@
 #pragma once
 // What the serving fit minimises: for every run and every compared metric the log ratio
 // r = ln(predicted / measured), so a 10 % miss weighs the same on a 35 ms ITL and on a 300 s
-// duration; the objective is Σ r². A metric is compared when the run measured it and it is
-// neither an artefact of the record nor excluded by the set (validation_set.hpp).
+// duration; the objective is Σ r². A metric is fitted to when the run measured it and it is
+// neither an artefact of the record nor excluded by the set, from comparison or from fitting
+// (validation_set.hpp).
 #include <string>
 #include <vector>
 
@@ -22,10 +23,12 @@ struct Residual {
 };
 
 // Residuals of `runs` (indices into the set) given their predicted summaries, in run then metric
-// order; metrics a run does not compare are left out.
+// order; metrics a run does not fit to (or, with `fitted_only` false, does not compare) are left
+// out.
 std::vector<Residual> fit_residuals(const ValidationSet& set, const std::vector<size_t>& runs,
                                     const std::vector<Json>& predicted,
-                                    const std::vector<std::string>& metrics);
+                                    const std::vector<std::string>& metrics,
+                                    bool fitted_only = true);
 double sum_of_squares(const std::vector<Residual>& r);
 
 }  // namespace pdsim

@@ -42,10 +42,13 @@ FitParameter parse_fit_parameter(const std::string& spec) {
   size_t start = 0;
   while (start <= p.path.size()) {
     const size_t dot = p.path.find('.', start);
-    const std::string key = p.path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const std::string key =
+        p.path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (key.empty()) bad("expected PATH as <kind>.<field>[.<field>...], got an empty key");
-    if (p.kind.empty()) p.kind = key;
-    else p.field.push_back(key);
+    if (p.kind.empty())
+      p.kind = key;
+    else
+      p.field.push_back(key);
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
@@ -71,25 +74,28 @@ void bind_fit_parameter(FitParameter& p, const std::vector<const Deployment*>& d
       v = &v->at(k);
     }
     if (!v->is_number())
-      throw InputError("--fit", p.path, "expected a number field, it is " + std::string(v->type_name()));
+      throw InputError("--fit", p.path,
+                       "expected a number field, it is " + std::string(v->type_name()));
     const std::string name = doc.value("name", "");
     if (bound && name != p.profile)
       throw InputError("--fit", p.path,
-                       "runs use different " + p.kind + " profiles ('" + p.profile + "', '" +
-                           name + "'): one fitted value cannot belong to both");
+                       "runs use different " + p.kind + " profiles ('" + p.profile + "', '" + name +
+                           "'): one fitted value cannot belong to both");
     if (!bound) p.start = std::clamp(v->get<double>(), p.lo, p.hi);
     p.profile = name;
     bound = true;
   }
   if (!bound)
     throw InputError("--fit", p.path,
-                     "no run uses a " + p.kind + " profile (acceptance: none of the runs is "
-                     "speculative, or every one overrides accept_prob)");
+                     "no run uses a " + p.kind +
+                         " profile (acceptance: none of the runs is "
+                         "speculative, or every one overrides accept_prob)");
   (void)where;
 }
 
-ProfileOverlay make_overlay(const std::vector<FitParameter>& params, const std::vector<double>& theta,
-                            const std::string& name, const Json& provenance, const Json& fit) {
+ProfileOverlay make_overlay(const std::vector<FitParameter>& params,
+                            const std::vector<double>& theta, const std::string& name,
+                            const Json& provenance, const Json& fit) {
   Json profiles = Json::object();
   for (size_t i = 0; i < params.size(); ++i) {
     const FitParameter& p = params[i];

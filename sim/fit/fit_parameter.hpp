@@ -32,7 +32,8 @@ FitParameter parse_fit_parameter(const std::string& spec);
 void bind_fit_parameter(FitParameter& p, const std::vector<const Deployment*>& deployments,
                         const std::vector<std::string>& where);
 // An overlay setting each parameter to theta[i] (sections per kind), with `provenance` and `fit`.
-ProfileOverlay make_overlay(const std::vector<FitParameter>& params, const std::vector<double>& theta,
-                            const std::string& name, const Json& provenance, const Json& fit);
+ProfileOverlay make_overlay(const std::vector<FitParameter>& params,
+                            const std::vector<double>& theta, const std::string& name,
+                            const Json& provenance, const Json& fit);
 
 }  // namespace pdsim

@@ -9,8 +9,8 @@ namespace pdsim {
 Eigen::MatrixXd central_jacobian(
     const std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>&)>&
         batch,
-    const std::vector<double>& theta, const std::vector<double>& step, const std::vector<double>& lo,
-    const std::vector<double>& hi) {
+    const std::vector<double>& theta, const std::vector<double>& step,
+    const std::vector<double>& lo, const std::vector<double>& hi) {
   const size_t p = theta.size();
   std::vector<std::vector<double>> points;
   std::vector<double> span(p);
@@ -24,7 +24,8 @@ Eigen::MatrixXd central_jacobian(
   }
   const auto r = batch(points);
   const size_t n = r.empty() ? 0 : r[0].size();
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(p));
+  Eigen::MatrixXd J =
+      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(p));
   for (size_t j = 0; j < p; ++j)
     for (size_t i = 0; i < n; ++i)
       J(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
@@ -54,7 +55,8 @@ std::vector<std::string> identifiability_problems(const Eigen::MatrixXd& J,
     if (!flat[static_cast<size_t>(j)]) keep.push_back(j);
   if (keep.size() < 2) return out;
   Eigen::MatrixXd K(S.rows(), static_cast<Eigen::Index>(keep.size()));
-  for (size_t k = 0; k < keep.size(); ++k) K.col(static_cast<Eigen::Index>(k)) = S.col(keep[k]).normalized();
+  for (size_t k = 0; k < keep.size(); ++k)
+    K.col(static_cast<Eigen::Index>(k)) = S.col(keep[k]).normalized();
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(K, Eigen::ComputeFullV);
   const auto& sv = svd.singularValues();
   const double smax = sv(0);
@@ -69,9 +71,10 @@ std::vector<std::string> identifiability_problems(const Eigen::MatrixXd& J,
     for (Eigen::Index m = 0; m < v.size(); ++m)
       if (std::abs(v(m)) > 0.2)
         who += (who.empty() ? "" : ", ") + names[static_cast<size_t>(keep[static_cast<size_t>(m)])];
-    out.push_back(who + ": these runs cannot separate them (they move the compared metrics "
-                        "together; singular value " + std::to_string(sv(k) / smax) +
-                  " of the largest)");
+    out.push_back(who +
+                  ": these runs cannot separate them (they move the compared metrics "
+                  "together; singular value " +
+                  std::to_string(sv(k) / smax) + " of the largest)");
   }
   if (K.rows() < K.cols())
     out.push_back("the runs give " + std::to_string(K.rows()) + " compared metrics for " +
@@ -92,7 +95,8 @@ ParameterUncertainty parameter_uncertainty(const Eigen::MatrixXd& J, double sse)
   Eigen::FullPivLU<Eigen::MatrixXd> lu(JtJ);
   if (!lu.isInvertible()) return u;
   u.cov = u.s2 * lu.inverse();
-  for (Eigen::Index i = 0; i < p; ++i) u.se[static_cast<size_t>(i)] = std::sqrt(std::max(0.0, u.cov(i, i)));
+  for (Eigen::Index i = 0; i < p; ++i)
+    u.se[static_cast<size_t>(i)] = std::sqrt(std::max(0.0, u.cov(i, i)));
   for (Eigen::Index i = 0; i < p; ++i)
     for (Eigen::Index j = 0; j < p; ++j) {
       const double d = u.se[static_cast<size_t>(i)] * u.se[static_cast<size_t>(j)];

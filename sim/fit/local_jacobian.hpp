@@ -23,8 +23,8 @@ using ResidualFn = std::function<std::vector<double>(const std::vector<double>& 
 Eigen::MatrixXd central_jacobian(
     const std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>&)>&
         batch,
-    const std::vector<double>& theta, const std::vector<double>& step, const std::vector<double>& lo,
-    const std::vector<double>& hi);
+    const std::vector<double>& theta, const std::vector<double>& step,
+    const std::vector<double>& lo, const std::vector<double>& hi);
 
 // Messages naming each parameter the runs cannot identify (empty: all identifiable). `range` is
 // each parameter's fit range (hi − lo), used to scale the columns.
@@ -34,8 +34,8 @@ std::vector<std::string> identifiability_problems(const Eigen::MatrixXd& J,
 
 struct ParameterUncertainty {
   int dof = 0;
-  double s2 = 0;             // residual variance SSE / dof
-  std::vector<double> se;    // standard errors (NaN when dof <= 0 or JᵀJ singular)
+  double s2 = 0;           // residual variance SSE / dof
+  std::vector<double> se;  // standard errors (NaN when dof <= 0 or JᵀJ singular)
   Eigen::MatrixXd cov, corr;
 };
 ParameterUncertainty parameter_uncertainty(const Eigen::MatrixXd& J, double sse);

@@ -35,9 +35,9 @@ void set_path(Json& doc, const std::string& path, double v) {
 
 const std::vector<std::string>& interval_metrics() {
   static const std::vector<std::string> m = {
-      "duration",         "output_throughput", "mean_e2e_latency_ms", "p99_e2e_latency_ms",
-      "mean_ttft_ms",     "p99_ttft_ms",       "mean_tpot_ms",        "median_itl_ms",
-      "p99_itl_ms",       "max_itl_ms"};
+      "duration",     "output_throughput", "mean_e2e_latency_ms", "p99_e2e_latency_ms",
+      "mean_ttft_ms", "p99_ttft_ms",       "mean_tpot_ms",        "median_itl_ms",
+      "p99_itl_ms",   "max_itl_ms"};
   return m;
 }
 
@@ -110,7 +110,8 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
   Json used = Json::array();
   for (size_t o = 0; o < fitted.size(); ++o) {
     const auto ss = sample_overlays(fitted[o], samples, Rng(seed).fork(500 + o).next_u64());
-    for (int k = 0; k < samples; ++k) draws[static_cast<size_t>(k)].push_back(ss[static_cast<size_t>(k)]);
+    for (int k = 0; k < samples; ++k)
+      draws[static_cast<size_t>(k)].push_back(ss[static_cast<size_t>(k)]);
     used.push_back(fitted[o].file);
   }
   build_deployment(s);  // input errors before forking
@@ -124,12 +125,15 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
         return j;
       },
       [&](size_t k, TaskOutcome o) {
-        if (o.ok) summaries[k] = std::move(o.result);
-        else errors[k] = o.error;
+        if (o.ok)
+          summaries[k] = std::move(o.result);
+        else
+          errors[k] = o.error;
       },
       "simulation of a parameter sample");
   for (size_t k = 0; k < errors.size(); ++k)
-    if (!errors[k].empty()) throw std::runtime_error("parameter sample " + std::to_string(k) + ": " + errors[k]);
+    if (!errors[k].empty())
+      throw std::runtime_error("parameter sample " + std::to_string(k) + ": " + errors[k]);
   Json metrics = Json::object();
   for (const auto& m : interval_metrics()) {
     std::vector<double> v;
@@ -137,12 +141,17 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
       if (sm.contains(m) && sm[m].is_number()) v.push_back(sm[m].get<double>());
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
-    metrics[m] = {{"p05", percentile_sorted(v, 5)}, {"p50", percentile_sorted(v, 50)},
+    metrics[m] = {{"p05", percentile_sorted(v, 5)},
+                  {"p50", percentile_sorted(v, 50)},
                   {"p95", percentile_sorted(v, 95)}};
   }
-  return {{"samples", samples}, {"seed", seed}, {"overlays", used}, {"metrics", metrics},
-          {"note", "5-95 % over draws of the fitted parameters from their covariance (clipped to "
-                   "the fit ranges), all with the run's seed: the parameters' uncertainty alone"}};
+  return {{"samples", samples},
+          {"seed", seed},
+          {"overlays", used},
+          {"metrics", metrics},
+          {"note",
+           "5-95 % over draws of the fitted parameters from their covariance (clipped to "
+           "the fit ranges), all with the run's seed: the parameters' uncertainty alone"}};
 }
 
 }  // namespace pdsim

@@ -67,8 +67,8 @@ std::vector<double> log_ratios(const std::vector<Residual>& r) {
 }
 
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
-                            const std::vector<FitParameter>& params, const std::vector<double>& theta,
-                            double rel_step) {
+                            const std::vector<FitParameter>& params,
+                            const std::vector<double>& theta, double rel_step) {
   std::vector<double> step, lo, hi;
   for (const auto& p : params) {
     step.push_back(rel_step * (p.hi - p.lo));
@@ -122,10 +122,11 @@ double objective(unsigned n, const double* x, double*, void* data) {
   }
 }
 
-// Minimises over the parameters in `free`, the others held at theta0's values.
-Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vector<size_t>& free,
-                 const std::vector<FitParameter>& params, const std::vector<double>& theta0,
-                 int max_evaluations, const std::function<void(const std::string&)>& progress) {
+// One BOBYQA run over the parameters in `free`, the others held at theta0's values.
+Minimum minimize_once(Evaluator& ev, const std::vector<size_t>& runs,
+                      const std::vector<size_t>& free, const std::vector<FitParameter>& params,
+                      const std::vector<double>& theta0, int max_evaluations,
+                      const std::function<void(const std::string&)>& progress) {
   const unsigned n = static_cast<unsigned>(free.size());
   Minimum m;
   m.theta = theta0;
@@ -165,6 +166,26 @@ Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vect
   return m;
 }
 
+// BOBYQA restarted from its own optimum until a restart no longer improves the objective by
+// 0.1 % (at most 6 runs): the simulations' discreteness makes the objective locally rough, and a
+// fresh trust region steps over what stopped the previous one. Deterministic like each run.
+Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vector<size_t>& free,
+                 const std::vector<FitParameter>& params, const std::vector<double>& theta0,
+                 int max_evaluations, const std::function<void(const std::string&)>& progress) {
+  Minimum best = minimize_once(ev, runs, free, params, theta0, max_evaluations, progress);
+  for (int restart = 1; restart < 6 && best.converged && !free.empty(); ++restart) {
+    const Minimum next =
+        minimize_once(ev, runs, free, params, best.theta, max_evaluations, progress);
+    if (progress)
+      progress("  restart " + std::to_string(restart) + ": sum of squared log errors " +
+               std::to_string(next.sse));
+    const bool better = next.sse < best.sse * (1 - 1e-3);
+    if (next.sse < best.sse) best = next;
+    if (!better) break;
+  }
+  return best;
+}
+
 std::string relative_to_data(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -198,7 +219,8 @@ Json matrix_json(const Eigen::MatrixXd& m) {
 
 // Leave-one-out: the runs without `k` refit what they can identify (the full fit's Jacobian rows
 // tell which), the rest held at the profile's value; then predict `k`.
-LeaveOneOut leave_out(Evaluator& ev, const ValidationSet& set, size_t k,
+LeaveOneOut leave_out(Evaluator& ev, const SetPredictor& pred,
+                      const std::vector<std::string>& metrics, const ValidationSet& set, size_t k,
                       const std::vector<FitParameter>& params, const std::vector<double>& full,
                       const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
                       int max_evaluations) {
@@ -214,7 +236,8 @@ LeaveOneOut leave_out(Evaluator& ev, const ValidationSet& set, size_t k,
   std::vector<size_t> free;
   for (size_t j = 0; j < params.size(); ++j) free.push_back(j);
   while (!free.empty()) {
-    Eigen::MatrixXd Jk(static_cast<Eigen::Index>(keep.size()), static_cast<Eigen::Index>(free.size()));
+    Eigen::MatrixXd Jk(static_cast<Eigen::Index>(keep.size()),
+                       static_cast<Eigen::Index>(free.size()));
     std::vector<std::string> names;
     std::vector<double> range;
     for (size_t c = 0; c < free.size(); ++c) {
@@ -249,7 +272,10 @@ LeaveOneOut leave_out(Evaluator& ev, const ValidationSet& set, size_t k,
   const Minimum m = minimize(ev, others, free, params, theta0, max_evaluations, {});
   l.theta = m.theta;
   l.converged = m.converged;
-  l.residuals = ev.eval1({k}, m.theta);
+  // Every metric the run left out compares, fitted to or not.
+  l.residuals = fit_residuals(
+      set, {k}, pred.predict({k}, {make_overlay(params, m.theta, "loo", Json(), Json())}), metrics,
+      /*fitted_only=*/false);
   return l;
 }
 
@@ -259,7 +285,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   auto say = [&](const std::string& s) {
     if (opt.progress) opt.progress(s);
   };
-  const std::vector<std::string> metrics = opt.metrics.empty() ? default_fit_metrics() : opt.metrics;
+  const std::vector<std::string> metrics =
+      opt.metrics.empty() ? default_fit_metrics() : opt.metrics;
   ServingFitResult res;
   if (opt.fit.empty()) throw InputError("--fit", "", "expected at least one PATH=LO:HI");
   std::set<std::string> seen;
@@ -296,7 +323,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   res.start_residuals = ev.eval1(all, theta0);
   say("start: " + std::to_string(res.start_residuals.size()) +
-      " compared metrics, sum of squared log errors " + std::to_string(sum_of_squares(res.start_residuals)));
+      " compared metrics, sum of squared log errors " +
+      std::to_string(sum_of_squares(res.start_residuals)));
   if (res.start_residuals.size() < res.params.size() + 1)
     throw InputError("--fit", "",
                      "the runs give " + std::to_string(res.start_residuals.size()) +
@@ -311,7 +339,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   std::vector<size_t> free_all;
   for (size_t j = 0; j < res.params.size(); ++j) free_all.push_back(j);
-  const Minimum m = minimize(ev, all, free_all, res.params, theta0, opt.max_evaluations, opt.progress);
+  const Minimum m =
+      minimize(ev, all, free_all, res.params, theta0, opt.max_evaluations, opt.progress);
   res.theta = m.theta;
   res.status = m.status;
   res.converged = m.converged;
@@ -326,8 +355,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   if (opt.leave_one_out && set.runs.size() > 1)
     for (size_t k = 0; k < set.runs.size(); ++k) {
       say("leave-one-out: fitting without " + set.runs[k].name);
-      res.loo.push_back(leave_out(ev, set, k, res.params, res.theta, J, res.residuals,
-                                  opt.max_evaluations));
+      res.loo.push_back(leave_out(ev, pred, metrics, set, k, res.params, res.theta, J,
+                                  res.residuals, opt.max_evaluations));
     }
   res.evaluations = ev.evaluations();
 
@@ -394,8 +423,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       {"residuals", residuals_json(set, res.residuals)},
       {"start_residuals", residuals_json(set, res.start_residuals)},
       {"leave_one_out", loo}};
-  res.overlay = make_overlay(res.params, res.theta, opt.name.empty() ? set.name : opt.name,
-                             provenance, fit);
+  res.overlay =
+      make_overlay(res.params, res.theta, opt.name.empty() ? set.name : opt.name, provenance, fit);
   return res;
 }
 

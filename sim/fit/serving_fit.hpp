@@ -31,18 +31,19 @@ struct ServingFitOptions {
   std::optional<uint64_t> seed;      // default: each run's scenario seed
   int jobs = 2;
   int max_evaluations = 400;
-  std::string name;                  // the overlay's name
-  std::string command;               // recorded in the provenance
+  std::string name;     // the overlay's name
+  std::string command;  // recorded in the provenance
   bool leave_one_out = true;
   std::function<void(const std::string&)> progress;  // one line per step (optional)
 };
 
 struct LeaveOneOut {
-  size_t run = 0;                    // left out
+  size_t run = 0;  // left out
   std::vector<std::string> refit, held;
-  std::vector<double> theta;         // every parameter, held ones at the profile's value
+  std::vector<double> theta;  // every parameter, held ones at the profile's value
   bool converged = false;
-  std::vector<Residual> residuals;   // of the run left out, predicted by the others' fit
+  std::vector<Residual> residuals;  // of the run left out (every compared metric), predicted
+                                    // by the others' fit
 };
 
 struct ServingFitResult {

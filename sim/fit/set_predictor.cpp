@@ -45,8 +45,10 @@ std::vector<std::vector<Json>> SetPredictor::predict_many(
         return s;
       },
       [&](size_t t, TaskOutcome o) {
-        if (o.ok) out[t / which.size()][t % which.size()] = std::move(o.result);
-        else errors[t] = o.error;
+        if (o.ok)
+          out[t / which.size()][t % which.size()] = std::move(o.result);
+        else
+          errors[t] = o.error;
       },
       "simulation of a validation run");
   for (size_t t = 0; t < n; ++t)

@@ -24,8 +24,8 @@ class SetPredictor {
   // The same for several overlay sets at once (all simulations share the worker pool):
   // result[c][k] is run which[k] under candidates[c].
   std::vector<std::vector<Json>> predict_many(
-      const std::vector<size_t>& which,
-      const std::vector<std::vector<ProfileOverlay>>& candidates, bool full = false) const;
+      const std::vector<size_t>& which, const std::vector<std::vector<ProfileOverlay>>& candidates,
+      bool full = false) const;
   const ValidationSet& set() const { return set_; }
   const std::vector<Deployment>& deployments() const { return deployments_; }
   std::vector<size_t> all_runs() const;

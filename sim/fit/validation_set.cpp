@@ -30,8 +30,8 @@ std::vector<std::string> overrides(const JsonNode& n) {
 
 // The bench_serving keys a comparison needs: a file without them is not bench_serving output.
 void check_bench_serving(const Json& r, const JsonNode& where) {
-  for (const char* k : {"duration", "completed", "total_output_tokens", "mean_e2e_latency_ms",
-                        "median_itl_ms"})
+  for (const char* k :
+       {"duration", "completed", "total_output_tokens", "mean_e2e_latency_ms", "median_itl_ms"})
     if (!r.contains(k) || !r.at(k).is_number())
       where.fail(std::string("a bench_serving result (") + k + " missing)");
 }
@@ -56,6 +56,10 @@ bool ValidationRun::comparable(const std::string& metric) const {
          !excluded.count(metric) && !artefacts.count(metric);
 }
 
+bool ValidationRun::fittable(const std::string& metric) const {
+  return comparable(metric) && !fit_excluded.count(metric);
+}
+
 bool is_validation_set(const std::string& path) {
   std::ifstream in(path);
   if (!in) return false;
@@ -74,12 +78,13 @@ ValidationSet load_validation_set(const std::string& path) {
   vs.description = n.str_or("description", "");
   if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
   vs.provenance = n.at("provenance").raw();
-  const std::vector<std::string> common = n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
+  const std::vector<std::string> common =
+      n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
   const JsonNode runs = n.at("runs");
   if (!runs.is_array() || runs.size() == 0) runs.fail("expected a non-empty array of runs");
   for (size_t i = 0; i < runs.size(); ++i) {
     const JsonNode r = runs.at(i);
-    r.expect_only({"name", "scenario", "set", "measured", "exclude", "note"});
+    r.expect_only({"name", "scenario", "set", "measured", "exclude", "fit_exclude", "note"});
     ValidationRun run;
     run.name = r.at("name").string();
     for (const auto& other : vs.runs)
@@ -96,6 +101,11 @@ ValidationSet load_validation_set(const std::string& path) {
       const JsonNode ex = r.at("exclude");
       if (!ex.is_object()) ex.fail("expected an object: metric -> why it is not compared");
       for (const auto& k : ex.keys()) run.excluded[k] = ex.at(k).string();
+    }
+    if (r.has("fit_exclude")) {
+      const JsonNode ex = r.at("fit_exclude");
+      if (!ex.is_object()) ex.fail("expected an object: metric -> why it is not fitted to");
+      for (const auto& k : ex.keys()) run.fit_excluded[k] = ex.at(k).string();
     }
     run.note = r.str_or("note", "");
     vs.runs.push_back(std::move(run));

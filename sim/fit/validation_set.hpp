@@ -5,7 +5,9 @@
 //    "provenance": {...},                     where and when the runs were measured
 //    "set": ["path=value", ...],              overrides common to every run
 //    "runs": [{"name": "R4", "scenario": "FILE", "set": [...], "measured": "FILE",
-//              "exclude": {"metric": "why"}, "note": "..."}]}
+//              "exclude": {"metric": "why"}, "fit_exclude": {"metric": "why"}, "note": "..."}]}
+// `exclude`: not compared at all; `fit_exclude`: compared by `pdsim validate` but not fitted to
+// (a metric the fitted mechanisms cannot explain, which would bias the fit).
 // Paths are relative to the set file. Each run's metrics that are not compared — known artefacts
 // of its measured record (calibrate/bench_serving_artefacts.hpp) and the set's own exclusions,
 // each with its reason — are resolved when the set is loaded.
@@ -21,12 +23,15 @@ constexpr const char* kValidationSetSchema = "pdsim.validation_set/1";
 
 struct ValidationRun {
   std::string name, scenario, measured_file, note;
-  std::vector<std::string> sets;  // the set's common overrides, then the run's
-  Json measured;                  // the bench_serving record
-  std::map<std::string, std::string> excluded;   // the set's exclusions: metric → why
-  std::map<std::string, std::string> artefacts;  // the record's artefacts: metric → why
+  std::vector<std::string> sets;                    // the set's common overrides, then the run's
+  Json measured;                                    // the bench_serving record
+  std::map<std::string, std::string> excluded;      // the set's exclusions: metric → why
+  std::map<std::string, std::string> fit_excluded;  // compared, but not fitted to: metric → why
+  std::map<std::string, std::string> artefacts;     // the record's artefacts: metric → why
   // Whether `metric` is measured (a number) and neither excluded nor an artefact.
   bool comparable(const std::string& metric) const;
+  // comparable() and not excluded from fitting.
+  bool fittable(const std::string& metric) const;
 };
 
 struct ValidationSet {

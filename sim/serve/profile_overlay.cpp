@@ -9,7 +9,8 @@ namespace pdsim {
 namespace {
 
 bool known_kind(const std::string& k) {
-  return std::find(std::begin(kOverlayKinds), std::end(kOverlayKinds), k) != std::end(kOverlayKinds);
+  return std::find(std::begin(kOverlayKinds), std::end(kOverlayKinds), k) !=
+         std::end(kOverlayKinds);
 }
 
 // Every leaf of `set` must be a number replacing a number of the profile document.

@@ -20,10 +20,14 @@ ServingProfile serving_profile_from_json(const Json& doc, const std::string& fil
   const JsonNode d = n.at("decode");
   d.expect_only({"overlap_scheduler", "host_us_per_iteration", "host_us_per_graph_replay"});
   const std::string o = d.at("overlap_scheduler").string();
-  if (o == "auto") p.overlap = ServingProfile::Overlap::automatic;
-  else if (o == "on") p.overlap = ServingProfile::Overlap::on;
-  else if (o == "off") p.overlap = ServingProfile::Overlap::off;
-  else d.at("overlap_scheduler").fail("expected one of auto, on, off, got \"" + o + "\"");
+  if (o == "auto")
+    p.overlap = ServingProfile::Overlap::automatic;
+  else if (o == "on")
+    p.overlap = ServingProfile::Overlap::on;
+  else if (o == "off")
+    p.overlap = ServingProfile::Overlap::off;
+  else
+    d.at("overlap_scheduler").fail("expected one of auto, on, off, got \"" + o + "\"");
   p.host_us_per_iteration = d.at("host_us_per_iteration").non_negative();
   p.host_us_per_graph_replay = d.at("host_us_per_graph_replay").non_negative();
   const JsonNode pf = n.at("prefill");

@@ -36,6 +36,18 @@ for f in summary.json requests.csv itl.csv scenario.resolved.json; do
 done
 expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl"
 expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
+# Validation sets and the serving fit (calibrate/README.md).
+VS=$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json
+expect validate-set 0 "reasoning-parser artefact" -- "$PDSIM" validate "$VS"
+cp "$VS" "$T/set.json"
+expect set-missing-file 2 "field 'runs[0].scenario': an existing file" -- "$PDSIM" validate "$T/set.json"
+expect fit-unknown-path 2 "not a field of fabric profile 'efa-p5en'" -- "$PDSIM" calibrate serving "$VS" --fit fabric.a2a.cpu-proxy.nope=0:1 -o "$T/o.json"
+expect fit-lo-hi 2 "expected LO < HI" -- "$PDSIM" calibrate serving "$VS" --fit fabric.a2a.cpu-proxy.fixed_us=5:1 -o "$T/o.json"
+expect fit-unidentifiable 2 "cannot separate them" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --fit serving.decode.host_us_per_graph_replay=0:10000 -o "$T/o.json"
+expect fit-not-converged 3 "did not converge: no overlay written" -- "$PDSIM" calibrate serving "$VS" --fit fabric.a2a.cpu-proxy.fixed_us=0:500 --fit serving.prefill.host_us_per_chunk=0:1000000 --max-evaluations 3 --no-loo -o "$T/o.json"
+[ -e "$T/o.json" ] && { echo "FAIL: a fit that did not converge wrote $T/o.json"; fail=$((fail+1)); }
+expect param-samples 0 "Parameter uncertainty" -- "$PDSIM" run "$S" --set workload.num_prompts=8 --param-samples 3 --out "$T/u"
+[ -s "$T/u/uncertainty.json" ] && pass=$((pass+1)) || { echo "FAIL: no uncertainty.json"; fail=$((fail+1)); }
 expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
 expect list 0 "cpu-proxy" -- "$PDSIM" list
 # Run facts DeepEP output lacks, added at import (calibrate/import_parameters.hpp).

@@ -36,9 +36,11 @@ TEST(FitParameter, ParsesPathAndRange) {
   EXPECT_EQ(p.lo, 0);
   EXPECT_EQ(p.hi, 300);
   EXPECT_TRUE(p.fabric_specific());
-  EXPECT_FALSE(parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
-  EXPECT_NE(input_error([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
-            std::string::npos);
+  EXPECT_FALSE(
+      parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
+  EXPECT_NE(
+      input_error([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
+      std::string::npos);
   EXPECT_NE(input_error([] { parse_fit_parameter("serving.decode.x"); }).find("PATH=LO:HI"),
             std::string::npos);
   EXPECT_NE(input_error([] { parse_fit_parameter("network.x=0:1"); }).find("fabric., gpu."),
@@ -60,8 +62,10 @@ TEST(ValidationSet, TheShippedRunsAndTheirArtefacts) {
   EXPECT_TRUE(r2.comparable("median_itl_ms"));
   EXPECT_TRUE(s.runs[1].comparable("p99_itl_ms"));
   EXPECT_FALSE(s.runs[2].comparable("accept_length"));  // null: not measured
-  EXPECT_TRUE(bench_serving_artefacts(Json{{"median_ttft_ms", 120.0}, {"mean_ttft_ms", 130.0},
-                                           {"total_output_tokens", 100}, {"total_output_tokens_retokenized", 100}})
+  EXPECT_TRUE(bench_serving_artefacts(Json{{"median_ttft_ms", 120.0},
+                                           {"mean_ttft_ms", 130.0},
+                                           {"total_output_tokens", 100},
+                                           {"total_output_tokens_retokenized", 100}})
                   .empty());
 }
 
@@ -110,19 +114,24 @@ TEST(LocalJacobian, CovarianceFromResidualScatter) {
 TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
   Json fit = {{"order", {"serving.decode.host_us_per_iteration"}},
               {"parameters",
-               {{"serving.decode.host_us_per_iteration", {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
+               {{"serving.decode.host_us_per_iteration",
+                 {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
               {"covariance", {{4.0}}}};
-  const ProfileOverlay o = profile_overlay_from_json(
-      {{"schema", kProfileOverlaySchema},
-       {"name", "t"},
-       {"provenance", Json::object()},
-       {"profiles", {{"serving", {{"profile", "sglang-0.5-pd"}, {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
-       {"fit", fit}},
-      "t.json");
+  const ProfileOverlay o =
+      profile_overlay_from_json({{"schema", kProfileOverlaySchema},
+                                 {"name", "t"},
+                                 {"provenance", Json::object()},
+                                 {"profiles",
+                                  {{"serving",
+                                    {{"profile", "sglang-0.5-pd"},
+                                     {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
+                                 {"fit", fit}},
+                                "t.json");
   const auto s = sample_overlays(o, 4000, 7);
   double sum = 0, sq = 0;
   for (const auto& x : s) {
-    const double v = x.doc["profiles"]["serving"]["set"]["decode"]["host_us_per_iteration"].get<double>();
+    const double v =
+        x.doc["profiles"]["serving"]["set"]["decode"]["host_us_per_iteration"].get<double>();
     ASSERT_GE(v, 0.0);
     sum += v;
     sq += v * v;
@@ -138,19 +147,25 @@ TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
 std::string synthetic_set(const std::string& dir) {
   std::filesystem::create_directories(dir);
   const std::string scenario = data_root() + "/scenarios/glm51-2p2d-efa-quick.json";
-  const std::vector<std::string> sets = {"workload.num_prompts=8", "decode.speculative.algorithm=none"};
-  Json truth = {{"schema", kProfileOverlaySchema},
-                {"name", "truth"},
-                {"provenance", Json::object()},
-                {"profiles", {{"fabric", {{"profile", "efa-p5en"}, {"set", {{"a2a", {{"cpu-proxy", {{"fixed_us", 80.0}}}}}}}}}}}};
+  const std::vector<std::string> sets = {"workload.num_prompts=8",
+                                         "decode.speculative.algorithm=none"};
+  Json truth = {
+      {"schema", kProfileOverlaySchema},
+      {"name", "truth"},
+      {"provenance", Json::object()},
+      {"profiles",
+       {{"fabric",
+         {{"profile", "efa-p5en"}, {"set", {{"a2a", {{"cpu-proxy", {{"fixed_us", 80.0}}}}}}}}}}}};
   std::ofstream(dir + "/truth.json") << truth.dump();
-  const Json measured = bench_summary(run_scenario_file(scenario, sets, std::nullopt, {dir + "/truth.json"}));
+  const Json measured =
+      bench_summary(run_scenario_file(scenario, sets, std::nullopt, {dir + "/truth.json"}));
   std::ofstream(dir + "/measured.json") << measured.dump() << "\n";
-  Json set = {{"schema", kValidationSetSchema},
-              {"name", "synthetic"},
-              {"provenance", {{"kind", "synthetic"}}},
-              {"set", sets},
-              {"runs", {{{"name", "S"}, {"scenario", scenario}, {"measured", dir + "/measured.json"}}}}};
+  Json set = {
+      {"schema", kValidationSetSchema},
+      {"name", "synthetic"},
+      {"provenance", {{"kind", "synthetic"}}},
+      {"set", sets},
+      {"runs", {{{"name", "S"}, {"scenario", scenario}, {"measured", dir + "/measured.json"}}}}};
   std::ofstream(dir + "/set.json") << set.dump();
   return dir + "/set.json";
 }
@@ -178,15 +193,19 @@ TEST(ServingFit, RefusesWhatTheRunsCannotIdentify) {
   opt.fit = {"fabric.a2a.cpu-proxy.fixed_us=0:300", "fabric.a2a.cpu-proxy.latency_us=0:300"};
   std::string m = input_error([&] { fit_serving(set, opt); });
   EXPECT_NE(m.find("cannot identify"), std::string::npos) << m;
-  EXPECT_NE(m.find("fabric.a2a.cpu-proxy.fixed_us, fabric.a2a.cpu-proxy.latency_us"), std::string::npos) << m;
+  EXPECT_NE(m.find("fabric.a2a.cpu-proxy.fixed_us, fabric.a2a.cpu-proxy.latency_us"),
+            std::string::npos)
+      << m;
   // Host work hidden by the overlap scheduler (no speculation) moves nothing.
   opt.fit = {"serving.decode.host_us_per_iteration=0:1000"};
   m = input_error([&] { fit_serving(set, opt); });
-  EXPECT_NE(m.find("serving.decode.host_us_per_iteration: no compared metric"), std::string::npos) << m;
+  EXPECT_NE(m.find("serving.decode.host_us_per_iteration: no compared metric"), std::string::npos)
+      << m;
   opt.fit = {"fabric.a2a.cpu-proxy.bogus=0:1"};
   EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("not a field"), std::string::npos);
   opt.fit = {"serving.decode.host_us_per_iteration=-5:10"};  // the profile rejects negative costs
-  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("host_us_per_iteration"), std::string::npos);
+  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("host_us_per_iteration"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ TEST(ServingMechanisms, CpuProxyFixedCostSignalsAndExtraNic) {
 TEST(ServingMechanisms, FixedCostIsPartOfEveryBackend) {
   FabricProfile p = hand_profile();
   p.a2a["ibgda"]["fixed_us"] = 40.0;
-  const A2APhaseTime base = make("ibgda", hand_profile())->phase(ep16_config(), no_tokens(), A2APhase::combine);
+  const A2APhaseTime base =
+      make("ibgda", hand_profile())->phase(ep16_config(), no_tokens(), A2APhase::combine);
   const A2APhaseTime with = make("ibgda", p)->phase(ep16_config(), no_tokens(), A2APhase::combine);
   EXPECT_NEAR(with.total_us - base.total_us, 40.0, 1e-9);
   EXPECT_DOUBLE_EQ(base.terms_us.at("fixed_us"), 0.0);  // absent from the profile: 0
@@ -83,7 +84,8 @@ IterationTiming one_iteration(const Deployment& d) {
 TEST(ServingMechanisms, HostWorkExposedWithoutTheOverlapScheduler) {
   // A what-if serving profile: 500 us per iteration, 100 us per graph replay.
   const std::string dir = ::testing::TempDir();
-  Json prof = JsonNode::load_file(data_root() + "/models/profiles/serving/sglang-0.5-pd.json").raw();
+  Json prof =
+      JsonNode::load_file(data_root() + "/models/profiles/serving/sglang-0.5-pd.json").raw();
   prof["decode"]["host_us_per_iteration"] = 500.0;
   prof["decode"]["host_us_per_graph_replay"] = 100.0;
   std::ofstream(dir + "/host.json") << prof.dump();
@@ -91,7 +93,8 @@ TEST(ServingMechanisms, HostWorkExposedWithoutTheOverlapScheduler) {
   // EAGLE (SGLang 0.5 turns the overlap scheduler off): 500 + 3 replays × 100 = 800, all exposed.
   EXPECT_DOUBLE_EQ(one_iteration(reference({sp})).terms.host_us, 800.0);
   // Without speculation the overlap scheduler hides 500 + 100 behind a ~30 ms forward.
-  EXPECT_DOUBLE_EQ(one_iteration(reference({sp, "decode.speculative.algorithm=none"})).terms.host_us, 0.0);
+  EXPECT_DOUBLE_EQ(
+      one_iteration(reference({sp, "decode.speculative.algorithm=none"})).terms.host_us, 0.0);
   prof["decode"]["overlap_scheduler"] = "off";
   std::ofstream(dir + "/host-off.json") << prof.dump();
   EXPECT_DOUBLE_EQ(one_iteration(reference({"serving_profile=" + dir + "/host-off.json",
@@ -116,7 +119,8 @@ TEST(ServingMechanisms, EagleIterationRunsNumStepsMinusOneDraftForwards) {
 
 TEST(ServingMechanisms, PrefillHostWorkPerChunkAndStage) {
   const std::string dir = ::testing::TempDir();
-  Json prof = JsonNode::load_file(data_root() + "/models/profiles/serving/sglang-0.5-pd.json").raw();
+  Json prof =
+      JsonNode::load_file(data_root() + "/models/profiles/serving/sglang-0.5-pd.json").raw();
   prof["prefill"]["host_us_per_chunk"] = 1234.0;
   std::ofstream(dir + "/prefill.json") << prof.dump();
   const Deployment d = reference({"serving_profile=" + dir + "/prefill.json"});
@@ -148,20 +152,23 @@ TEST(ServingMechanisms, OverlaysApplyOnlyToTheProfileTheyWereFittedOn) {
   const auto o = overlay("fabric", "efa-p5en", {{"a2a", {{"cpu-proxy", {{"fixed_us", 77.0}}}}}});
   EXPECT_EQ(build_deployment(efa, {o}).fabric.a2a["cpu-proxy"]["fixed_us"], 77.0);
   const Deployment r = build_deployment(roce, {o});  // skipped: RoCE's profile is roce-cx7
-  EXPECT_FALSE(r.fabric.a2a["ibgda"].contains("fixed_us") && r.fabric.a2a["ibgda"]["fixed_us"] == 77.0);
+  EXPECT_FALSE(r.fabric.a2a["ibgda"].contains("fixed_us") &&
+               r.fabric.a2a["ibgda"]["fixed_us"] == 77.0);
   const Json applied = r.profiles["profile_overlays"]["applied"];
   ASSERT_EQ(applied.size(), 1u);
   EXPECT_NE(applied[0]["skipped"].get<std::string>().find("fitted on profile 'efa-p5en'"),
             std::string::npos);
   // Serving sections transfer across fabrics (both use sglang-0.5-pd).
-  const auto s = overlay("serving", "sglang-0.5-pd", {{"decode", {{"host_us_per_iteration", 900.0}}}});
+  const auto s =
+      overlay("serving", "sglang-0.5-pd", {{"decode", {{"host_us_per_iteration", 900.0}}}});
   EXPECT_DOUBLE_EQ(build_deployment(roce, {s}).serving.host_us_per_iteration, 900.0);
   // A field the profile does not have, or a value it rejects, is an input error naming it.
   try {
     build_deployment(efa, {overlay("serving", "sglang-0.5-pd", {{"decode", {{"bogus", 1.0}}}})});
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("profiles.serving.set.decode.bogus"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("profiles.serving.set.decode.bogus"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(build_deployment(efa, {overlay("serving", "sglang-0.5-pd",
                                               {{"decode", {{"host_us_per_iteration", -1.0}}}})}),
