@@ -52,7 +52,9 @@ std::vector<Json>* FitTerms::base_ = nullptr;
 constexpr size_t R2 = 0, R4 = 1, R5 = 2;
 
 TEST_F(FitTerms, ShippedOverlayFitsEveryComparedMetricWithin10Percent) {
-  for (const auto& r : fit_residuals(*set_, {R2, R4, R5}, *base_, default_fit_metrics()))
+  // Every compared metric, R2's duration and E2E too (compared, not fitted to: its ITL tail).
+  for (const auto& r :
+       fit_residuals(*set_, {R2, R4, R5}, *base_, default_fit_metrics(), /*fitted_only=*/false))
     EXPECT_LT(std::abs(r.predicted / r.measured - 1.0), 0.10)
         << set_->runs[r.run].name << " " << r.metric << ": " << r.predicted << " vs " << r.measured;
 }
@@ -60,7 +62,8 @@ TEST_F(FitTerms, ShippedOverlayFitsEveryComparedMetricWithin10Percent) {
 TEST_F(FitTerms, FixedAllToAllCostIsInEveryDecodeForward) {
   const auto z = predict(with({"fabric", "set", "a2a", "cpu-proxy", "fixed_us"}, 0.0));
   // 150 phases per plain forward (75 MoE layers × dispatch + combine) at the fitted ~75 us.
-  for (size_t r : {R2, R4, R5}) EXPECT_LT(metric(z, r, "median_itl_ms"), 0.8 * metric(*base_, r, "median_itl_ms"));
+  for (size_t r : {R2, R4, R5})
+    EXPECT_LT(metric(z, r, "median_itl_ms"), 0.8 * metric(*base_, r, "median_itl_ms"));
 }
 
 TEST_F(FitTerms, ExtraNicCostOnlyWhereTheProxyDrivesTwoNics) {
