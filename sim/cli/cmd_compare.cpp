@@ -3,14 +3,13 @@
 #include <iostream>
 #include <memory>
 
-#include <unistd.h>
-
 #include "reports/compare.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/overlay_options.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
@@ -19,8 +18,8 @@ namespace {
 struct CompareOptions {
   std::string a, b, out = "out/compare";
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets, reports, overlays;
-  int param_samples = 0, jobs = 1;
+  std::vector<std::string> sets, reports;
+  pdsim::cli::OverlayOptions fitted;
 };
 }  // namespace
 
@@ -35,23 +34,13 @@ PDSIM_CLI_COMMAND(
       app.add_option("--set", o->sets, "override a field in both scenarios: dotted.path=value");
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
-      app.add_option("--profile-overlay", o->overlays,
-                     "apply a profile overlay to both after their own (repeatable; each section "
-                     "only to the profile it was fitted on)");
-      app.add_option("--param-samples", o->param_samples,
-                     "also draw N parameter vectors from the fitted overlays' covariance and "
-                     "report each metric's 5-95 % interval per scenario (uncertainty.json)")
-          ->check(CLI::NonNegativeNumber);
-      const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-      o->jobs = static_cast<int>(cpus > 0 ? cpus : 1);
-      app.add_option("-j,--jobs", o->jobs, "worker processes for --param-samples")
-          ->check(CLI::PositiveNumber);
+      pdsim::cli::add_overlay_options(app, o->fitted);
       return [o] {
         using namespace pdsim;
         for (const auto& f : o->reports) check_report_path(f);
         // Both scenarios are validated before either is simulated.
-        Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->overlays),
-                 sb = load_run_scenario(o->b, o->sets, o->seed, o->overlays);
+        Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->fitted.overlays),
+                 sb = load_run_scenario(o->b, o->sets, o->seed, o->fitted.overlays);
         Deployment da = build_deployment(sa), db = build_deployment(sb);
         SimResults ra = simulate_isolated(da, sa.seed);
         SimResults rb = simulate_isolated(db, sb.seed);
@@ -64,9 +53,11 @@ PDSIM_CLI_COMMAND(
         for (const auto& f : o->reports)
           write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
         std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names);
-        if (o->param_samples > 0) {
-          const Json ia = prediction_intervals(sa, sa.seed, o->param_samples, o->jobs);
-          const Json ib = prediction_intervals(sb, sb.seed, o->param_samples, o->jobs);
+        if (o->fitted.param_samples > 0) {
+          const Json ia =
+              prediction_intervals(sa, sa.seed, o->fitted.param_samples, o->fitted.jobs);
+          const Json ib =
+              prediction_intervals(sb, sb.seed, o->fitted.param_samples, o->fitted.jobs);
           write_file_atomic(o->out + "/uncertainty.json",
                             Json{{names[0], ia}, {names[1], ib}}.dump(2) + "\n");
           std::cout << prediction_interval_text(suma, ia, names[0])

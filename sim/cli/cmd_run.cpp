@@ -3,14 +3,13 @@
 #include <iostream>
 #include <memory>
 
-#include <unistd.h>
-
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/tail_attribution.hpp"
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/overlay_options.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
@@ -19,8 +18,8 @@ namespace {
 struct RunOptions {
   std::string scenario, out;
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets, reports, overlays;
-  int param_samples = 0, jobs = 1;
+  std::vector<std::string> sets, reports;
+  pdsim::cli::OverlayOptions fitted;
 };
 }  // namespace
 
@@ -34,20 +33,11 @@ PDSIM_CLI_COMMAND(
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
-      app.add_option("--profile-overlay", o->overlays,
-                     "apply a profile overlay after the scenario's own (repeatable)");
-      app.add_option("--param-samples", o->param_samples,
-                     "also draw N parameter vectors from the fitted overlays' covariance and "
-                     "report each metric's 5-95 % interval (uncertainty.json)")
-          ->check(CLI::NonNegativeNumber);
-      const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-      o->jobs = static_cast<int>(cpus > 0 ? cpus : 1);
-      app.add_option("-j,--jobs", o->jobs, "worker processes for --param-samples")
-          ->check(CLI::PositiveNumber);
+      pdsim::cli::add_overlay_options(app, o->fitted);
       return [o] {
         for (const auto& f : o->reports) pdsim::check_report_path(f);
         const pdsim::Scenario s =
-            pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->overlays);
+            pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
@@ -57,8 +47,9 @@ PDSIM_CLI_COMMAND(
         for (const auto& f : o->reports) pdsim::write_run_report(f, r, summary);
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
                   << pdsim::tail_attribution_text(summary);
-        if (o->param_samples > 0) {
-          const pdsim::Json iv = pdsim::prediction_intervals(s, s.seed, o->param_samples, o->jobs);
+        if (o->fitted.param_samples > 0) {
+          const pdsim::Json iv =
+              pdsim::prediction_intervals(s, s.seed, o->fitted.param_samples, o->fitted.jobs);
           pdsim::write_file_atomic(dir + "/uncertainty.json", iv.dump(2) + "\n");
           std::cout << pdsim::prediction_interval_text(summary, iv, r.scenario_name);
         }

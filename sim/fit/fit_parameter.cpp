@@ -81,7 +81,10 @@ void bind_fit_parameter(FitParameter& p, const std::vector<const Deployment*>& d
       throw InputError("--fit", p.path,
                        "runs use different " + p.kind + " profiles ('" + p.profile + "', '" + name +
                            "'): one fitted value cannot belong to both");
-    if (!bound) p.start = std::clamp(v->get<double>(), p.lo, p.hi);
+    if (!bound) {
+      p.start = std::clamp(v->get<double>(), p.lo, p.hi);
+      p.run = i;
+    }
     p.profile = name;
     bound = true;
   }

@@ -22,6 +22,7 @@ struct FitParameter {
   double lo = 0, hi = 0;
   std::string profile;  // the profile name the runs use for `kind`
   double start = 0;     // its value there (the fit starts from it, clipped into [lo, hi])
+  size_t run = 0;       // the first run that uses the profile
   bool fabric_specific() const { return kind == "fabric"; }
 };
 

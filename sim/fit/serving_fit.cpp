@@ -1,190 +1,17 @@
 #include "sim/fit/serving_fit.hpp"
 
-#include <nlopt.h>
-
-#include <algorithm>
 #include <cmath>
-#include <exception>
 #include <filesystem>
-#include <map>
 #include <set>
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/fit/fit_evaluator.hpp"
+#include "sim/fit/fit_minimizer.hpp"
 #include "sim/fit/set_predictor.hpp"
 
 namespace pdsim {
 namespace {
-
-// Residual vectors for parameter vectors θ, memoised (the optimiser revisits points).
-class Evaluator {
- public:
-  Evaluator(const SetPredictor& pred, const std::vector<FitParameter>& params,
-            const std::vector<std::string>& metrics)
-      : pred_(pred), params_(params), metrics_(metrics) {}
-
-  std::vector<std::vector<Residual>> eval(const std::vector<size_t>& runs,
-                                          const std::vector<std::vector<double>>& thetas) {
-    std::vector<std::vector<Residual>> out(thetas.size());
-    std::vector<std::vector<ProfileOverlay>> todo;
-    std::vector<size_t> where;
-    for (size_t c = 0; c < thetas.size(); ++c) {
-      auto it = memo_.find({runs, thetas[c]});
-      if (it != memo_.end()) {
-        out[c] = it->second;
-        continue;
-      }
-      todo.push_back({make_overlay(params_, thetas[c], "candidate", Json(), Json())});
-      where.push_back(c);
-    }
-    if (!todo.empty()) {
-      const auto preds = pred_.predict_many(runs, todo);
-      for (size_t k = 0; k < todo.size(); ++k) {
-        out[where[k]] = fit_residuals(pred_.set(), runs, preds[k], metrics_);
-        memo_[{runs, thetas[where[k]]}] = out[where[k]];
-        ++evaluations_;
-      }
-    }
-    return out;
-  }
-  std::vector<Residual> eval1(const std::vector<size_t>& runs, const std::vector<double>& theta) {
-    return eval(runs, {theta}).front();
-  }
-  int evaluations() const { return evaluations_; }
-
- private:
-  const SetPredictor& pred_;
-  const std::vector<FitParameter>& params_;
-  const std::vector<std::string>& metrics_;
-  std::map<std::pair<std::vector<size_t>, std::vector<double>>, std::vector<Residual>> memo_;
-  int evaluations_ = 0;
-};
-
-std::vector<double> log_ratios(const std::vector<Residual>& r) {
-  std::vector<double> v;
-  for (const auto& x : r) v.push_back(x.log_ratio);
-  return v;
-}
-
-Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
-                            const std::vector<FitParameter>& params,
-                            const std::vector<double>& theta, double rel_step) {
-  std::vector<double> step, lo, hi;
-  for (const auto& p : params) {
-    step.push_back(rel_step * (p.hi - p.lo));
-    lo.push_back(p.lo);
-    hi.push_back(p.hi);
-  }
-  return central_jacobian(
-      [&](const std::vector<std::vector<double>>& pts) {
-        std::vector<std::vector<double>> r;
-        for (const auto& res : ev.eval(runs, pts)) r.push_back(log_ratios(res));
-        return r;
-      },
-      theta, step, lo, hi);
-}
-
-struct Minimum {
-  std::vector<double> theta;
-  double sse = 0;
-  std::string status;
-  bool converged = false;
-};
-
-struct NloptContext {
-  Evaluator* ev;
-  const std::vector<size_t>* runs;
-  const std::vector<size_t>* free;
-  const std::vector<FitParameter>* params;
-  std::vector<double> theta;
-  std::exception_ptr error;
-  nlopt_opt opt;
-  int calls = 0;
-  const std::function<void(const std::string&)>* progress;
-};
-
-double objective(unsigned n, const double* x, double*, void* data) {
-  auto& c = *static_cast<NloptContext*>(data);
-  try {
-    for (unsigned k = 0; k < n; ++k) {
-      const FitParameter& p = (*c.params)[(*c.free)[k]];
-      c.theta[(*c.free)[k]] = p.lo + std::clamp(x[k], 0.0, 1.0) * (p.hi - p.lo);
-    }
-    const double sse = sum_of_squares(c.ev->eval1(*c.runs, c.theta));
-    if (c.progress && *c.progress && ++c.calls % 10 == 0)
-      (*c.progress)("  evaluation " + std::to_string(c.calls) + ": sum of squared log errors " +
-                    std::to_string(sse));
-    return sse;
-  } catch (...) {
-    c.error = std::current_exception();
-    nlopt_force_stop(c.opt);
-    return HUGE_VAL;
-  }
-}
-
-// One BOBYQA run over the parameters in `free`, the others held at theta0's values.
-Minimum minimize_once(Evaluator& ev, const std::vector<size_t>& runs,
-                      const std::vector<size_t>& free, const std::vector<FitParameter>& params,
-                      const std::vector<double>& theta0, int max_evaluations,
-                      const std::function<void(const std::string&)>& progress) {
-  const unsigned n = static_cast<unsigned>(free.size());
-  Minimum m;
-  m.theta = theta0;
-  if (n == 0) {
-    m.sse = sum_of_squares(ev.eval1(runs, theta0));
-    m.status = "nothing to fit";
-    m.converged = true;
-    return m;
-  }
-  // BOBYQA needs at least two variables; with one, COBYLA (also bounded, derivative-free).
-  nlopt_opt opt = nlopt_create(n >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_COBYLA, n);
-  std::vector<double> x(n);
-  for (unsigned k = 0; k < n; ++k) {
-    const FitParameter& p = params[free[k]];
-    x[k] = (theta0[free[k]] - p.lo) / (p.hi - p.lo);
-  }
-  nlopt_set_lower_bounds1(opt, 0.0);
-  nlopt_set_upper_bounds1(opt, 1.0);
-  nlopt_set_initial_step1(opt, 0.1);
-  nlopt_set_xtol_abs1(opt, 1e-4);  // 0.01 % of each parameter's range
-  nlopt_set_ftol_rel(opt, 1e-9);
-  nlopt_set_maxeval(opt, max_evaluations);
-  NloptContext ctx{&ev, &runs, &free, &params, theta0, nullptr, opt, 0, &progress};
-  nlopt_set_min_objective(opt, objective, &ctx);
-  double f = 0;
-  const nlopt_result r = nlopt_optimize(opt, x.data(), &f);
-  nlopt_destroy(opt);
-  if (ctx.error) std::rethrow_exception(ctx.error);
-  for (unsigned k = 0; k < n; ++k) {
-    const FitParameter& p = params[free[k]];
-    m.theta[free[k]] = p.lo + std::clamp(x[k], 0.0, 1.0) * (p.hi - p.lo);
-  }
-  m.sse = sum_of_squares(ev.eval1(runs, m.theta));
-  m.status = nlopt_result_to_string(r);
-  m.converged = r == NLOPT_SUCCESS || r == NLOPT_FTOL_REACHED || r == NLOPT_XTOL_REACHED ||
-                r == NLOPT_STOPVAL_REACHED || r == NLOPT_ROUNDOFF_LIMITED;
-  return m;
-}
-
-// BOBYQA restarted from its own optimum until a restart no longer improves the objective by
-// 0.1 % (at most 6 runs): the simulations' discreteness makes the objective locally rough, and a
-// fresh trust region steps over what stopped the previous one. Deterministic like each run.
-Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vector<size_t>& free,
-                 const std::vector<FitParameter>& params, const std::vector<double>& theta0,
-                 int max_evaluations, const std::function<void(const std::string&)>& progress) {
-  Minimum best = minimize_once(ev, runs, free, params, theta0, max_evaluations, progress);
-  for (int restart = 1; restart < 6 && best.converged && !free.empty(); ++restart) {
-    const Minimum next =
-        minimize_once(ev, runs, free, params, best.theta, max_evaluations, progress);
-    if (progress)
-      progress("  restart " + std::to_string(restart) + ": sum of squared log errors " +
-               std::to_string(next.sse));
-    const bool better = next.sse < best.sse * (1 - 1e-3);
-    if (next.sse < best.sse) best = next;
-    if (!better) break;
-  }
-  return best;
-}
 
 std::string relative_to_data(const std::string& path) {
   namespace fs = std::filesystem;
@@ -218,66 +45,6 @@ Json matrix_json(const Eigen::MatrixXd& m) {
 }
 
 // Leave-one-out: the runs without `k` refit what they can identify (the full fit's Jacobian rows
-// tell which), the rest held at the profile's value; then predict `k`.
-LeaveOneOut leave_out(Evaluator& ev, const SetPredictor& pred,
-                      const std::vector<std::string>& metrics, const ValidationSet& set, size_t k,
-                      const std::vector<FitParameter>& params, const std::vector<double>& full,
-                      const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
-                      int max_evaluations) {
-  LeaveOneOut l;
-  l.run = k;
-  std::vector<size_t> others;
-  for (size_t i = 0; i < set.runs.size(); ++i)
-    if (i != k) others.push_back(i);
-  std::vector<Eigen::Index> keep;
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].run != k) keep.push_back(static_cast<Eigen::Index>(i));
-  // Hold, one by one, the weakest parameter the other runs cannot identify.
-  std::vector<size_t> free;
-  for (size_t j = 0; j < params.size(); ++j) free.push_back(j);
-  while (!free.empty()) {
-    Eigen::MatrixXd Jk(static_cast<Eigen::Index>(keep.size()),
-                       static_cast<Eigen::Index>(free.size()));
-    std::vector<std::string> names;
-    std::vector<double> range;
-    for (size_t c = 0; c < free.size(); ++c) {
-      for (size_t r = 0; r < keep.size(); ++r)
-        Jk(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) =
-            J(keep[r], static_cast<Eigen::Index>(free[c]));
-      names.push_back(params[free[c]].path);
-      range.push_back(params[free[c]].hi - params[free[c]].lo);
-    }
-    if (identifiability_problems(Jk, names, range).empty()) break;
-    size_t weakest = 0;
-    double weakest_norm = HUGE_VAL;
-    for (size_t c = 0; c < free.size(); ++c) {
-      const double nrm = Jk.col(static_cast<Eigen::Index>(c)).norm() * range[c];
-      if (nrm < weakest_norm) {
-        weakest_norm = nrm;
-        weakest = c;
-      }
-    }
-    free.erase(free.begin() + static_cast<long>(weakest));
-  }
-  std::vector<double> theta0 = full;
-  std::set<size_t> is_free(free.begin(), free.end());
-  for (size_t j = 0; j < params.size(); ++j) {
-    if (is_free.count(j)) {
-      l.refit.push_back(params[j].path);
-    } else {
-      theta0[j] = params[j].start;
-      l.held.push_back(params[j].path);
-    }
-  }
-  const Minimum m = minimize(ev, others, free, params, theta0, max_evaluations, {});
-  l.theta = m.theta;
-  l.converged = m.converged;
-  // Every metric the run left out compares, fitted to or not.
-  l.residuals = fit_residuals(
-      set, {k}, pred.predict({k}, {make_overlay(params, m.theta, "loo", Json(), Json())}), metrics,
-      /*fitted_only=*/false);
-  return l;
-}
 
 }  // namespace
 
@@ -303,13 +70,19 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
     names.push_back(set.runs[i].name);
   }
   for (auto& p : res.params) bind_fit_parameter(p, deps, names);
-  // Both ends of every range must be values the profile accepts.
+  for (size_t i = 0; i < deps.size(); ++i)
+    if (deps[i]->profiles.contains("profile_overlays"))
+      say("warning: run " + names[i] +
+          " applies profile overlays: the fit starts from their values and leave-one-out holds "
+          "parameters at them (add \"profile_overlays=[]\" to the set to fit the profiles alone)");
+  // Both ends of every range must be values the profile accepts (checked on a run that uses it).
   for (size_t j = 0; j < res.params.size(); ++j)
     for (const double v : {res.params[j].lo, res.params[j].hi}) {
       std::vector<double> theta;
       for (const auto& p : res.params) theta.push_back(p.start);
       theta[j] = v;
-      build_deployment(load_scenario(set.runs[0].scenario, set.runs[0].sets),
+      const ValidationRun& run = set.runs[res.params[j].run];
+      build_deployment(load_scenario(run.scenario, run.sets),
                        {make_overlay(res.params, theta, "range check", Json(), Json())});
     }
   Evaluator ev(pred, res.params, metrics);
@@ -323,14 +96,14 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   res.start_residuals = ev.eval1(all, theta0);
   say("start: " + std::to_string(res.start_residuals.size()) +
-      " compared metrics, sum of squared log errors " +
+      " metrics to fit, sum of squared log errors " +
       std::to_string(sum_of_squares(res.start_residuals)));
   if (res.start_residuals.size() < res.params.size() + 1)
     throw InputError("--fit", "",
                      "the runs give " + std::to_string(res.start_residuals.size()) +
-                         " compared metrics, too few for " + std::to_string(res.params.size()) +
+                         " metrics to fit, too few for " + std::to_string(res.params.size()) +
                          " parameters (at least one more than parameters)");
-  const Eigen::MatrixXd J0 = jacobian_at(ev, all, res.params, theta0, 0.05);
+  const Eigen::MatrixXd J0 = jacobian_at(ev, all, theta0, 0.05);
   const auto problems = identifiability_problems(J0, paths, range);
   if (!problems.empty()) {
     std::string msg = "the runs cannot identify";
@@ -339,8 +112,7 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   std::vector<size_t> free_all;
   for (size_t j = 0; j < res.params.size(); ++j) free_all.push_back(j);
-  const Minimum m =
-      minimize(ev, all, free_all, res.params, theta0, opt.max_evaluations, opt.progress);
+  const Minimum m = minimize(ev, all, free_all, theta0, opt.max_evaluations, opt.progress);
   res.theta = m.theta;
   res.status = m.status;
   res.converged = m.converged;
@@ -350,13 +122,12 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   say("optimiser: " + m.status + " after " + std::to_string(ev.evaluations()) +
       " evaluations, sum of squared log errors " + std::to_string(res.sse));
   if (!res.converged) return res;
-  const Eigen::MatrixXd J = jacobian_at(ev, all, res.params, res.theta, 0.01);
+  const Eigen::MatrixXd J = jacobian_at(ev, all, res.theta, 0.01);
   res.uncertainty = parameter_uncertainty(J, res.sse);
   if (opt.leave_one_out && set.runs.size() > 1)
     for (size_t k = 0; k < set.runs.size(); ++k) {
       say("leave-one-out: fitting without " + set.runs[k].name);
-      res.loo.push_back(leave_out(ev, pred, metrics, set, k, res.params, res.theta, J,
-                                  res.residuals, opt.max_evaluations));
+      res.loo.push_back(leave_one_out(ev, k, res.theta, J, res.residuals, opt.max_evaluations));
     }
   res.evaluations = ev.evaluations();
 

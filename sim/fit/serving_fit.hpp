@@ -20,6 +20,7 @@
 
 #include "sim/fit/fit_objective.hpp"
 #include "sim/fit/fit_parameter.hpp"
+#include "sim/fit/leave_one_out.hpp"
 #include "sim/fit/local_jacobian.hpp"
 #include "sim/fit/validation_set.hpp"
 
@@ -35,15 +36,6 @@ struct ServingFitOptions {
   std::string command;  // recorded in the provenance
   bool leave_one_out = true;
   std::function<void(const std::string&)> progress;  // one line per step (optional)
-};
-
-struct LeaveOneOut {
-  size_t run = 0;  // left out
-  std::vector<std::string> refit, held;
-  std::vector<double> theta;  // every parameter, held ones at the profile's value
-  bool converged = false;
-  std::vector<Residual> residuals;  // of the run left out (every compared metric), predicted
-                                    // by the others' fit
 };
 
 struct ServingFitResult {

@@ -16,6 +16,7 @@
 #include "sim/core/process_pool.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/deployment.hpp"
+#include "sim/serve/profile_overlay.hpp"
 #include "sim/serve/simulation.hpp"
 
 namespace pdsim {
@@ -46,17 +47,50 @@ class TempDir {
 
 struct Profiles {
   Json fabric, gpu;
+  std::vector<ProfileOverlay> overlays;  // the scenario's
 };
 
+// The fabric and GPU profiles as the scenario runs them: its overlays applied, so a fitted value
+// is the base that is perturbed (an overlay applied again at run time would undo the step).
 Profiles profile_docs(const Scenario& s) {
   Profiles p;
-  p.fabric = JsonNode::load_file(resolve_named("models/profiles/fabric", s.fabric.profile, s.file,
-                                               "fabric.profile"))
-                 .raw();
-  p.gpu = JsonNode::load_file(
-              resolve_named("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile"))
-              .raw();
+  for (const auto& f : s.profile_overlays) {
+    fs::path o(f);
+    if (o.is_relative() && !s.file.empty()) o = fs::path(s.file).parent_path() / o;
+    p.overlays.push_back(load_profile_overlay(o.lexically_normal().string()));
+  }
+  const std::string fabric =
+      resolve_named("models/profiles/fabric", s.fabric.profile, s.file, "fabric.profile");
+  const std::string gpu =
+      resolve_named("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile");
+  p.fabric = JsonNode::load_file(fabric).raw();
+  p.gpu = JsonNode::load_file(gpu).raw();
+  apply_profile_overlays(p.overlays, "fabric", p.fabric.value("name", ""), fabric, p.fabric);
+  apply_profile_overlays(p.overlays, "gpu", p.gpu.value("name", ""), gpu, p.gpu);
   return p;
+}
+
+// With overlays, every perturbed run reads both profiles from files already overlaid and keeps
+// the overlays' other sections (serving stack, acceptance) through copies without their fabric
+// and GPU sections. Returns the `--set`s that do that.
+std::vector<std::string> overlaid_sets(const Profiles& docs, const std::string& dir) {
+  if (docs.overlays.empty()) return {};
+  std::vector<std::string> sets;
+  std::string list;
+  for (size_t i = 0; i < docs.overlays.size(); ++i) {
+    Json o = docs.overlays[i].doc;
+    o["profiles"].erase("fabric");
+    o["profiles"].erase("gpu");
+    const std::string f = dir + "/overlay" + std::to_string(i) + ".json";
+    write_file_atomic(f, o.dump(2) + "\n");
+    list += (list.empty() ? "\"" : ",\"") + f + "\"";
+  }
+  sets.push_back("profile_overlays=[" + list + "]");
+  write_file_atomic(dir + "/base_fabric.json", docs.fabric.dump(2) + "\n");
+  write_file_atomic(dir + "/base_gpu.json", docs.gpu.dump(2) + "\n");
+  sets.push_back("fabric.profile=" + dir + "/base_fabric.json");
+  sets.push_back("gpu_profile=" + dir + "/base_gpu.json");
+  return sets;
 }
 
 std::vector<SensitivityParam> all_params(const Profiles& docs, bool gpu) {
@@ -166,6 +200,7 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   res.seed = opt.seed.value_or(s.seed);
   res.step = opt.step;
   TempDir tmp;
+  const std::vector<std::string> overlaid = overlaid_sets(docs, tmp.path());
   std::vector<Side> sides;
   for (size_t i = 0; i < params.size(); ++i) {
     SensitivityRow row;
@@ -178,6 +213,7 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
                                row.param.profile + ".json";
       write_file_atomic(file, pert->doc.dump(2) + "\n");
       Side side{i, hi, pert->value, opt.sets};
+      side.sets.insert(side.sets.end(), overlaid.begin(), overlaid.end());
       side.sets.push_back((row.param.profile == "gpu" ? "gpu_profile=" : "fabric.profile=") + file);
       try {  // the same checks as a real run: profile ranges, a2a backend bounds, feasibility
         build_deployment(load_scenario(opt.scenario, side.sets));

@@ -1,0 +1,31 @@
+#pragma once
+// The options `run` and `compare` share for fitted profiles: --profile-overlay FILE (repeatable),
+// --param-samples N (prediction intervals from the fit's covariance) and --jobs N for those.
+#include <CLI/CLI.hpp>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace pdsim::cli {
+
+struct OverlayOptions {
+  std::vector<std::string> overlays;
+  int param_samples = 0;
+  int jobs = 1;
+};
+
+inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
+  app.add_option("--profile-overlay", o.overlays,
+                 "apply a profile overlay after the scenario's own (repeatable; each section only "
+                 "to the profile it was fitted on)");
+  app.add_option("--param-samples", o.param_samples,
+                 "also draw N parameter vectors from the fitted overlays' covariance and report "
+                 "each metric's 5-95 % interval (uncertainty.json)")
+      ->check(CLI::NonNegativeNumber);
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  o.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
+  app.add_option("-j,--jobs", o.jobs, "worker processes for --param-samples")
+      ->check(CLI::PositiveNumber);
+}
+
+}  // namespace pdsim::cli

@@ -1,0 +1,58 @@
+#include "sim/fit/fit_evaluator.hpp"
+
+#include "sim/fit/local_jacobian.hpp"
+
+namespace pdsim {
+namespace {
+
+std::vector<double> log_ratios(const std::vector<Residual>& r) {
+  std::vector<double> v;
+  for (const auto& x : r) v.push_back(x.log_ratio);
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::vector<Residual>> Evaluator::eval(const std::vector<size_t>& runs,
+                                                   const std::vector<std::vector<double>>& thetas) {
+    std::vector<std::vector<Residual>> out(thetas.size());
+    std::vector<std::vector<ProfileOverlay>> todo;
+    std::vector<size_t> where;
+    for (size_t c = 0; c < thetas.size(); ++c) {
+      auto it = memo_.find({runs, thetas[c]});
+      if (it != memo_.end()) {
+        out[c] = it->second;
+        continue;
+      }
+      todo.push_back({make_overlay(params_, thetas[c], "candidate", Json(), Json())});
+      where.push_back(c);
+    }
+    if (!todo.empty()) {
+      const auto preds = pred_.predict_many(runs, todo);
+      for (size_t k = 0; k < todo.size(); ++k) {
+        out[where[k]] = fit_residuals(pred_.set(), runs, preds[k], metrics_);
+        memo_[{runs, thetas[where[k]]}] = out[where[k]];
+        ++evaluations_;
+      }
+    }
+    return out;
+}
+
+Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
+                            const std::vector<double>& theta, double rel_step) {
+  std::vector<double> step, lo, hi;
+  for (const auto& p : ev.params()) {
+    step.push_back(rel_step * (p.hi - p.lo));
+    lo.push_back(p.lo);
+    hi.push_back(p.hi);
+  }
+  return central_jacobian(
+      [&](const std::vector<std::vector<double>>& pts) {
+        std::vector<std::vector<double>> r;
+        for (const auto& res : ev.eval(runs, pts)) r.push_back(log_ratios(res));
+        return r;
+      },
+      theta, step, lo, hi);
+}
+
+}  // namespace pdsim

@@ -1,0 +1,28 @@
+#pragma once
+// Leave-one-out over a validation set's runs: the fit on the other runs predicts the one left out.
+// Which parameters the other runs can identify comes from the full fit's Jacobian without the
+// left-out run's rows (local_jacobian.hpp): one by one, the weakest parameter they cannot identify
+// is held at the profile's value (its start), never at the full fit's value, which would carry
+// information from the run left out. The others are refitted from the full fit's optimum.
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "sim/fit/fit_evaluator.hpp"
+
+namespace pdsim {
+
+struct LeaveOneOut {
+  size_t run = 0;  // left out
+  std::vector<std::string> refit, held;
+  std::vector<double> theta;  // every parameter, held ones at the profile's value
+  bool converged = false;
+  std::vector<Residual> residuals;  // of the run left out: every compared metric
+};
+
+// `full`: the full fit's optimum; `J` and `rows`: its Jacobian and the residuals its rows are.
+LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<double>& full,
+                          const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
+                          int max_evaluations);
+
+}  // namespace pdsim
