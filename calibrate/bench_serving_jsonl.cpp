@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "calibrate/bench_serving_record.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace pdsim {
@@ -55,19 +57,15 @@ std::string field_of(int line) {
 }  // namespace
 
 Json parse_bench_serving_line(const std::string& text, const std::string& file, int line) {
-  Json j;
-  try {
-    j = Json::parse(quote_python_literals(text));
-  } catch (const Json::exception& e) {
-    throw InputError(file, field_of(line),
-                     std::string("expected one JSON object per line: ") + e.what());
-  }
+  Json j = parse_json(quote_python_literals(text), file, field_of(line),
+                      "expected one JSON object per line");
   if (!j.is_object())
     throw InputError(file, field_of(line),
                      std::string("expected a JSON object, got ") + j.type_name());
   if (!j.contains("completed") || !j.at("completed").is_number())
     throw InputError(file, field_of(line),
                      "expected a bench_serving result record (numeric 'completed' missing)");
+  check_bench_serving_values(j, file, field_of(line));
   return j;
 }
 

@@ -2,6 +2,7 @@
 
 #include "models/hardware.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 #include "sim/core/json_override.hpp"
 
 namespace pdsim {
@@ -27,11 +28,11 @@ void add_import_parameters(Json& doc, const std::string& instance_type,
   }
   for (const std::string& a : params) {
     if (a.find('=') == std::string::npos)
-      throw InputError("<command line>", "--param", "KEY=VALUE, got '" + a + "'");
+      throw InputError("<command line>", "--param", "KEY=VALUE, got '" + excerpt(a) + "'");
     auto [key, value] = split_assignment(a, "<command line>");
     if (key.find_first_of(".[") != std::string::npos)
       throw InputError("<command line>", "--param",
-                       "KEY=VALUE with a plain parameter name, got '" + a + "'");
+                       "KEY=VALUE with a plain parameter name, got '" + excerpt(a) + "'");
     p[key] = value;
     added[key] = "--param";
   }

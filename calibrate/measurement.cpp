@@ -1,5 +1,7 @@
 #include "calibrate/measurement.hpp"
 
+#include "sim/core/provenance.hpp"
+
 namespace pdsim {
 
 JsonNode load_measurement(const std::string& path) {
@@ -7,7 +9,7 @@ JsonNode load_measurement(const std::string& path) {
   if (doc.at("schema").string() != kMeasurementSchema)
     doc.at("schema").fail(std::string("expected \"") + kMeasurementSchema + "\"");
   doc.at("probe").string();
-  if (!doc.at("provenance").is_object()) doc.at("provenance").fail("expected an object");
+  read_provenance(doc.at("provenance"));
   if (!doc.at("results").is_array()) doc.at("results").fail("expected an array of result rows");
   return doc;
 }

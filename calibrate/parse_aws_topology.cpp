@@ -2,6 +2,7 @@
 // nodes (top layer first; instances sharing a deeper node are closer). Stopped instances list
 // no nodes and are kept with an empty list.
 #include "calibrate/parse_util.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace pdsim {
@@ -10,14 +11,8 @@ namespace {
 class AwsTopologyImporter final : public MeasurementImporter {
  public:
   Json parse(const std::string& text, const std::string& file) const override {
-    Json doc;
-    try {
-      doc = Json::parse(text);
-    } catch (const Json::exception& e) {
-      throw InputError(file, "",
-                       std::string("expected describe-instance-topology JSON: ") + e.what());
-    }
-    JsonNode root = JsonNode::from_json(std::move(doc), file);
+    JsonNode root = JsonNode::from_json(
+        parse_json(text, file, "", "expected describe-instance-topology JSON"), file);
     JsonNode inst = root.at("Instances");
     if (!inst.is_array()) inst.fail("expected an array of instances");
     Json out = parse::envelope("topology", "aws ec2 describe-instance-topology", file);

@@ -3,7 +3,9 @@
 // arrays of --output-details too). Python writes a bare Infinity for request_rate=inf, which
 // JSON lacks: such tokens outside strings are read as the string "Infinity" ("-Infinity",
 // "NaN" likewise).
+#include "calibrate/bench_serving_record.hpp"
 #include "calibrate/parse_util.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace pdsim {
@@ -54,6 +56,7 @@ void check_run(const Json& run, const std::string& file, size_t line_no) {
         parse::fail_line(file, line_no, std::string("expected '") + k + "' to be a number");
     }
   if (!any) parse::fail_line(file, line_no, kWant);
+  check_bench_serving_values(run, file, "line " + std::to_string(line_no));
 }
 
 class BenchServingImporter final : public MeasurementImporter {
@@ -62,13 +65,8 @@ class BenchServingImporter final : public MeasurementImporter {
     Json out = parse::envelope("bench_serving", "sglang bench_serving", file);
     std::string_view body = parse::trim(text);
     if (!body.empty() && body.front() == '[') {  // a list of runs
-      Json list;
-      try {
-        list = Json::parse(quote_non_finite(body));
-      } catch (const Json::exception& e) {
-        throw InputError(file, "",
-                         std::string("expected a JSON list of bench_serving results: ") + e.what());
-      }
+      const Json list = parse_json(quote_non_finite(body), file, "",
+                                   "expected a JSON list of bench_serving results");
       for (size_t i = 0; i < list.size(); ++i) {
         if (!list[i].is_object()) throw InputError(file, "[" + std::to_string(i) + "]", kWant);
         check_run(list[i], file, 1);
@@ -78,12 +76,8 @@ class BenchServingImporter final : public MeasurementImporter {
       const auto lines = parse::lines_of(text);
       for (size_t i = 0; i < lines.size(); ++i) {
         if (parse::trim(lines[i]).empty()) continue;
-        Json run;
-        try {
-          run = Json::parse(quote_non_finite(lines[i]));
-        } catch (const Json::exception& e) {
-          parse::fail_line(file, i + 1, std::string(kWant) + "; " + e.what());
-        }
+        Json run =
+            parse_json(quote_non_finite(lines[i]), file, "line " + std::to_string(i + 1), kWant);
         check_run(run, file, i + 1);
         out["results"].push_back(std::move(run));
       }

@@ -19,10 +19,11 @@ struct Ctx {
   size_t line_no;
   Json& results;
   [[noreturn]] void bad(const std::string& want) const { parse::fail_line(file, line_no, want); }
+  // Every number of these lines is a bandwidth, a time, an SM count or a chunk size.
   double num(Scanner& s, const std::string& want) const {
     auto v = s.number();
     if (!v) bad(want);
-    return *v;
+    return parse::measured(v, "value (GB/s, us or a count)", file, line_no);
   }
   void need(bool ok, const std::string& want) const {
     if (!ok) bad(want);
@@ -94,11 +95,13 @@ void tuning_line(Scanner& s, const Ctx& c) {
       "us, BW: X GB/s (RDMA), Y GB/s (NVL)' form";
   auto phase = s.word();
   c.need(phase.has_value(), want);
-  Json row = {{"phase", *phase}, {"stat", "best"}, {"mode", "normal"}};
+  Json row = {{"phase", parse::text_token(*phase, c.file, c.line_no)},
+              {"stat", "best"},
+              {"mode", "normal"}};
   if (s.lit("(")) {
     auto prec = s.word();
     c.need(prec && s.lit(")"), want);
-    row["precision"] = *prec;
+    row["precision"] = parse::text_token(*prec, c.file, c.line_no);
   }
   c.need(s.lit(":") && s.lit("SMs"), want);
   row["sms"] = c.num(s, want);

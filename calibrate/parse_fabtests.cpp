@@ -36,8 +36,13 @@ class FabtestsImporter final : public MeasurementImporter {
       if (!time_tok.empty() && time_tok.back() == 's') time_tok.remove_suffix(1);
       auto time_s = to_number(time_tok), mbps = to_number(t[4 + k]), usec = to_number(t[5 + k]);
       auto mxfers = to_number(t[6 + k]);
-      if (!bytes || !iters || !total || !time_s || !mbps || !usec || !mxfers || *usec <= 0)
+      if (!bytes || !iters || !total || !time_s || !mbps || !usec || !mxfers)
         fail_line(file, i + 1, want + " (sizes may end in k/m/g, time in s)");
+      measured(time_s, "time (s)", file, i + 1);
+      measured(mbps, "MB/sec", file, i + 1);
+      measured(mxfers, "Mxfers/sec", file, i + 1);
+      if (measured(usec, "usec/xfer", file, i + 1) == 0)
+        fail_line(file, i + 1, "expected a positive usec/xfer (a round trip takes time), got 0");
       if (sent_ack_ && !to_size(t[2])) fail_line(file, i + 1, want);
       out["results"].push_back({{"bytes", *bytes},
                                 {"iterations", *iters},

@@ -32,7 +32,7 @@ class NcclTestsImporter final : public MeasurementImporter {
         if (avg.find("Avg bus bandwidth") && avg.lit(":")) {
           auto v = avg.number();
           if (!v) fail_line(file, i + 1, "expected a number after '# Avg bus bandwidth :'");
-          out["parameters"]["avg_busbw_GBps"] = *v;
+          out["parameters"]["avg_busbw_GBps"] = measured(v, "avg bus bandwidth", file, i + 1);
         }
         continue;
       }
@@ -44,18 +44,23 @@ class NcclTestsImporter final : public MeasurementImporter {
         fail_line(file, i + 1,
                   std::string(want) + ", got " + std::to_string(t.size()) + " columns");
       auto bytes = to_number(t[0]), count = to_number(t[1]), root = to_number(t[4]);
-      if (!bytes || *bytes < 0 || !count || !root) fail_line(file, i + 1, want);
+      if (!bytes || !count || !root) fail_line(file, i + 1, want);
+      measured(bytes, "size (bytes)", file, i + 1);
+      measured(count, "count", file, i + 1);  // root may be -1 (no root)
       for (int place = 0; place < 2; ++place) {
         size_t c = 5 + 4 * static_cast<size_t>(place);
         if (t[c] == "N/A") continue;  // some collectives have no in-place variant
         auto time = to_number(t[c]), alg = to_number(t[c + 1]), bus = to_number(t[c + 2]);
         auto wrong = to_number(t[c + 3]);
         if (!time || !alg || !bus || (!wrong && t[c + 3] != "N/A")) fail_line(file, i + 1, want);
+        measured(time, "time (us)", file, i + 1);
+        measured(alg, "algbw (GB/s)", file, i + 1);
+        measured(bus, "busbw (GB/s)", file, i + 1);
         Json row = {{"op", op},
                     {"bytes", *bytes},
                     {"count", *count},
-                    {"type", t[2]},
-                    {"redop", t[3]},
+                    {"type", text_token(t[2], file, i + 1)},
+                    {"redop", text_token(t[3], file, i + 1)},
                     {"root", *root},
                     {"placement", place == 0 ? "out-of-place" : "in-place"},
                     {"time_us", *time},

@@ -45,11 +45,23 @@ class PerftestImporter final : public MeasurementImporter {
         if (!x) break;
         v.push_back(*x);
       }
-      if (table == kLat) {
-        if (v.size() != t.size() || v.size() < 7)
-          fail_line(file, i + 1,
-                    "expected a perftest latency row: #bytes #iterations t_min t_max t_typical "
-                    "t_avg t_stdev [99% [99.9%]] (numbers, usec)");
+      const bool lat = table == kLat;
+      if (lat && (v.size() != t.size() || v.size() < 7))
+        fail_line(file, i + 1,
+                  "expected a perftest latency row: #bytes #iterations t_min t_max t_typical "
+                  "t_avg t_stdev [99% [99.9%]] (numbers, usec)");
+      if (!lat && (v.size() != t.size() || v.size() != 5))
+        fail_line(file, i + 1,
+                  "expected a perftest bandwidth row: #bytes #iterations BW_peak BW_average "
+                  "MsgRate[Mpps] (5 numbers)");
+      // Every column is a size, a count, a time or a rate.
+      static const char* const kLatCols[] = {"#bytes", "#iterations", "t_min", "t_max", "t_typical",
+                                             "t_avg",  "t_stdev",     "99%",   "99.9%"};
+      static const char* const kBwCols[] = {"#bytes", "#iterations", "BW peak", "BW average",
+                                            "MsgRate"};
+      for (size_t k = 0; k < v.size(); ++k)
+        measured(v[k], lat ? (k < 9 ? kLatCols[k] : "latency column") : kBwCols[k], file, i + 1);
+      if (lat) {
         Json row = {{"bytes", v[0]},   {"iterations", v[1]}, {"min_us", v[2]},
                     {"max_us", v[3]},  {"latency_us", v[4]}, {"stat", "typical"},
                     {"mean_us", v[5]}, {"std_us", v[6]}};
@@ -57,10 +69,6 @@ class PerftestImporter final : public MeasurementImporter {
         if (v.size() > 8) row["p999_us"] = v[8];
         out["results"].push_back(row);
       } else {
-        if (v.size() != t.size() || v.size() != 5)
-          fail_line(file, i + 1,
-                    "expected a perftest bandwidth row: #bytes #iterations BW_peak BW_average "
-                    "MsgRate[Mpps] (5 numbers)");
         out["results"].push_back({{"bytes", v[0]},
                                   {"iterations", v[1]},
                                   {"peak_GBps", v[2] * bw_unit_GBps},

@@ -1,6 +1,7 @@
 // pplx-garden benchmarks/bench_all_to_all.py --output JSON: for dispatch and combine, the
 // statistics (µs) of "both", "send" and "recv" → "a2a_phase" rows with the median as latency_us.
 #include "calibrate/parse_util.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace pdsim {
@@ -9,13 +10,8 @@ namespace {
 class PplxImporter final : public MeasurementImporter {
  public:
   Json parse(const std::string& text, const std::string& file) const override {
-    Json doc;
-    try {
-      doc = Json::parse(text);
-    } catch (const Json::exception& e) {
-      throw InputError(file, "", std::string("expected pplx bench_all_to_all JSON: ") + e.what());
-    }
-    JsonNode root = JsonNode::from_json(std::move(doc), file);
+    JsonNode root = JsonNode::from_json(
+        parse_json(text, file, "", "expected pplx bench_all_to_all JSON"), file);
     Json out = parse::envelope("a2a_phase", "pplx-garden bench_all_to_all", file);
     for (const char* phase : {"dispatch", "combine"}) {
       JsonNode p = root.at(phase);

@@ -2,9 +2,11 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim::parse {
 
@@ -86,12 +88,35 @@ void fail_line(const std::string& file, size_t line_no, const std::string& expec
   throw InputError(file, "line " + std::to_string(line_no), expected);
 }
 
+static std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+double measured(std::optional<double> v, std::string_view column, const std::string& file,
+                size_t line_no) {
+  if (!v) fail_line(file, line_no, "expected a number for " + std::string(column));
+  if (!std::isfinite(*v) || *v < 0)
+    fail_line(file, line_no,
+              "expected a finite non-negative " + std::string(column) +
+                  " (a measured quantity), got " + number_text(*v));
+  return *v;
+}
+
+std::string text_token(std::string_view token, const std::string& file, size_t line_no) {
+  const std::string escaped = excerpt(token, std::string_view::npos);
+  if (escaped != token)
+    fail_line(file, line_no, "expected printable UTF-8 text, got '" + excerpt(token) + "'");
+  return std::string(token);
+}
+
 Json envelope(const std::string& probe, const std::string& tool, const std::string& file) {
   return {{"schema", kMeasurementSchema},
           {"probe", probe},
           {"provenance",
            {{"kind", "measured"},
-            {"source", file},
+            {"source", excerpt(file, std::string_view::npos)},  // a path need not be UTF-8
             {"tool", tool},
             {"note", "imported with pdsim calibrate import"}}},
           {"context", Json::object()},

@@ -24,6 +24,14 @@ std::optional<double> to_size(std::string_view token);
 
 [[noreturn]] void fail_line(const std::string& file, size_t line_no, const std::string& expected);
 
+// A measured quantity of a row (latency, bandwidth, rate, size, count): finite and >= 0, else an
+// error naming the line and the column — a negative time is a broken run, never physics.
+double measured(std::optional<double> v, std::string_view column, const std::string& file,
+                size_t line_no);
+// A word of the tool's output kept as a JSON string (a data type, a phase): printable UTF-8, else
+// an error (the measurement file could not be written as JSON).
+std::string text_token(std::string_view token, const std::string& file, size_t line_no);
+
 // Envelope with provenance {kind: measured, source: file, tool} and empty results.
 Json envelope(const std::string& probe, const std::string& tool, const std::string& file);
 

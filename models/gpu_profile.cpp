@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/provenance.hpp"
 
 namespace pdsim {
 
@@ -61,8 +62,7 @@ GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {
   GpuProfile p;
   p.name = n.at("name").string();
   p.gpu = n.at("gpu").string();
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  p.provenance = n.at("provenance").raw();
+  p.provenance = read_provenance(n.at("provenance"));
   p.gemm_bf16 = parse_curve(n.at("gemm_bf16"));
   p.gemm_fp8 = parse_curve(n.at("gemm_fp8"));
   p.grouped_gemm_fp8 = parse_curve(n.at("grouped_gemm_fp8"));
@@ -70,10 +70,18 @@ GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {
   p.attention_decode = parse_curve(n.at("attention_decode"));
   p.indexer_scan = parse_curve(n.at("indexer_scan"));
   p.attention_prefill = parse_curve(n.at("attention_prefill"));
-  p.kernel_launch_us = n.at("kernel_launch_us").non_negative();
-  p.graph_kernel_us = n.at("graph_kernel_us").non_negative();
+  // Per-kernel and signal latencies are microseconds on every GPU measured (H200: ~5 µs); 1 ms is
+  // 200x that. A larger value is a unit mistake (ms or ns for µs), not a GPU.
+  const auto latency_us = [&](const char* key) {
+    const double v = n.at(key).non_negative();
+    if (v > 1000)
+      n.at(key).fail("expected at most 1000 µs (a per-kernel latency), got " + std::to_string(v));
+    return v;
+  };
+  p.kernel_launch_us = latency_us("kernel_launch_us");
+  p.graph_kernel_us = latency_us("graph_kernel_us");
   p.nvlink_GBps = n.at("nvlink_GBps").non_negative();
-  p.host_signal_rtt_us = n.at("host_signal_rtt_us").non_negative();
+  p.host_signal_rtt_us = latency_us("host_signal_rtt_us");
   if (n.has("intranode")) p.intranode = parse_intranode_profile(n.at("intranode"));
   return p;
 }

@@ -1,6 +1,8 @@
 #include "models/hardware.hpp"
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/provenance.hpp"
 #include "sim/core/units.hpp"
 
 namespace pdsim {
@@ -8,7 +10,7 @@ namespace {
 
 void check_schema(const JsonNode& n, const std::string& want) {
   if (n.at("schema").string() != want) n.at("schema").fail("expected \"" + want + "\"");
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
+  read_provenance(n.at("provenance"));
 }
 
 }  // namespace
@@ -51,7 +53,7 @@ InstanceType load_instance(const std::string& name_or_path, const std::string& f
   t.nic_gbps = n.at("nic_gbps").positive();
   t.nic_kind = n.at("nic_kind").string();
   if (t.nic_kind != "efa" && t.nic_kind != "roce")
-    n.at("nic_kind").fail("expected \"efa\" or \"roce\", got \"" + t.nic_kind + "\"");
+    n.at("nic_kind").fail("expected \"efa\" or \"roce\", got \"" + excerpt(t.nic_kind) + "\"");
   t.numa_domains = static_cast<int>(n.at("numa_domains").positive_integer());
   t.provenance = n.at("provenance").raw();
   return t;

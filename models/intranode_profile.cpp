@@ -1,5 +1,7 @@
 #include "models/intranode_profile.hpp"
 
+#include "sim/core/provenance.hpp"
+
 namespace pdsim {
 namespace {
 
@@ -20,8 +22,7 @@ IntranodeProfile parse_intranode_profile(const JsonNode& n) {
   const int64_t gpus = n.at("gpus").positive_integer();
   if (gpus < 2) n.at("gpus").fail("expected at least 2 GPUs (intra-node figures need peers)");
   p.gpus = static_cast<int>(gpus);
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  p.provenance = n.at("provenance").raw();
+  p.provenance = read_provenance(n.at("provenance"));
   p.p2p_GBps = n.at("p2p_GBps").positive();
   p.p2p_latency_us = n.at("p2p_latency_us").non_negative();
   p.allgather = parse_fit(n.at("allgather"));

@@ -2,6 +2,8 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/provenance.hpp"
 
 namespace pdsim {
 namespace {
@@ -80,8 +82,7 @@ ModelConfig parse_model(const JsonNode& n) {
   m.weight_block = n.has("weight_block") ? int_field(n, "weight_block", true) : 128;
   m.tie_embeddings = n.bool_or("tie_embeddings", false);
   m.checkpoint_bytes = n.has("checkpoint_bytes") ? n.at("checkpoint_bytes").non_negative() : 0;
-  m.provenance = n.at("provenance").raw();
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
+  m.provenance = read_provenance(n.at("provenance"));
 
   // Cross-field checks: each names the field that breaks the rule.
   if (m.attention == "mla") {
@@ -94,10 +95,11 @@ ModelConfig parse_model(const JsonNode& n) {
       n.at("num_kv_heads")
           .fail("expected a divisor of num_heads (" + std::to_string(m.num_heads) + ")");
   } else {
-    n.at("attention").fail("expected \"mla\" or \"gqa\", got \"" + m.attention + "\"");
+    n.at("attention").fail("expected \"mla\" or \"gqa\", got \"" + excerpt(m.attention) + "\"");
   }
   if (m.weight_dtype != "fp8" && m.weight_dtype != "bf16")
-    n.at("weight_dtype").fail("expected \"fp8\" or \"bf16\", got \"" + m.weight_dtype + "\"");
+    n.at("weight_dtype")
+        .fail("expected \"fp8\" or \"bf16\", got \"" + excerpt(m.weight_dtype) + "\"");
   if (m.is_moe()) {
     if (m.moe_intermediate <= 0)
       n.at("moe_intermediate").fail("expected a positive integer for a MoE model");

@@ -83,18 +83,20 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
         n.has("id") ? (n.at("id").is_string() ? n.at("id").string() : n.at("id").raw().dump()) : "";
     if (n.has("point")) p.point = static_cast<int>(n.at("point").integer());
     if (p.id.empty()) p.id = std::to_string(p.point >= 0 ? p.point : static_cast<int>(i));
-    p.reason = n.has("reason") && n.at("reason").is_string() ? n.at("reason").string() : "";
-    if (n.has("gpus") && !n.at("gpus").is_null()) p.gpus = n.at("gpus").non_negative();
+    p.reason =
+        n.has_nullable("reason") && n.at("reason").is_string() ? n.at("reason").string() : "";
+    // Sweep lines are pdsim's own output: null there means "not computed" (a failed point).
+    if (n.has_nullable("gpus")) p.gpus = n.at("gpus").non_negative();
     if (n.has("overrides")) {
       if (!n.at("overrides").is_object())
         n.at("overrides").fail("expected an object {path: value}");
       p.overrides = n.at("overrides").raw();
     }
-    if (n.has("summary") && !n.at("summary").is_null()) {
+    if (n.has_nullable("summary")) {
       if (!n.at("summary").is_object()) n.at("summary").fail("expected an object");
       p.summary = n.at("summary").raw();
     }
-    if (n.has("slo") && n.at("slo").is_object()) p.slo = n.at("slo").raw();
+    if (n.has_nullable("slo") && n.at("slo").is_object()) p.slo = n.at("slo").raw();
     if (p.status == "ok" && p.gpus <= 0)
       n.at("gpus").fail("expected a positive GPU count for an ok point");
     std::string config, short_config;

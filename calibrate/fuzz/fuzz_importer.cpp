@@ -1,5 +1,8 @@
 // libFuzzer target for one importer (PDSIM_FUZZ_FORMAT, set per target by run_fuzz.sh): any
-// input must either parse or raise InputError — never crash, hang or throw anything else.
+// input must either parse and serialize, or raise InputError — never crash, hang or throw
+// anything else. The dump is what `pdsim calibrate import` does next (doc.dump(2), strict UTF-8
+// handling): a document that parses but cannot be written (a depth bomb overflowing the
+// recursive dump, a non-UTF-8 token) is a bug the parse alone would not show.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       pdsim::MeasurementImporterRegistry::instance().create(PDSIM_FUZZ_FORMAT, "fuzz", "format");
   std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    importer->parse(text, "fuzz-input");
+    const pdsim::Json doc = importer->parse(text, "fuzz-input");
+    (void)doc.dump(2, ' ', false, pdsim::Json::error_handler_t::strict);
   } catch (const pdsim::InputError&) {
   }
   return 0;

@@ -1,41 +1,120 @@
 #!/usr/bin/env bash
-# Builds one libFuzzer target per importer into build-fuzz/ (clang-14, ASan+UBSan) and runs each
-# for SECONDS, seeded with the samples in tests/data/formats/. Usage: run_fuzz.sh [SECONDS]
+# Builds the libFuzzer targets into build-fuzz/ (clang-14, ASan+UBSan) and runs each for SECONDS:
+# one per importer, seeded with the samples in tests/data/formats/, and the scenario reader
+# (fuzz_scenario.cpp: parse → parse_scenario → build_deployment), seeded with scenarios/. Every
+# target serializes what it parsed. Inputs are capped at 4 KiB for the line-oriented text formats
+# and 64 KiB for JSON (room for depth bombs, duplicate keys far apart, long tokens). Prints the
+# executions per target and in total. Usage: run_fuzz.sh [SECONDS]
 set -euo pipefail
 SECONDS_PER_TARGET=${1:-10}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$ROOT/build-fuzz
 CXX=${CXX_FUZZ:-clang++-14}
-FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I"$ROOT")
+JOBS=${FUZZ_JOBS:-$(nproc)}
+FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+       -I"$ROOT" -DPDSIM_SOURCE_DIR="\"$ROOT\"")
 mkdir -p "$OUT/obj"
-SRCS=("$ROOT"/calibrate/parse_*.cpp "$ROOT"/calibrate/measurement.cpp
-      "$ROOT"/sim/core/error.cpp "$ROOT"/sim/core/json_reader.cpp)
-OBJS=()
-for src in "${SRCS[@]}"; do
-  obj=$OUT/obj/$(basename "${src%.cpp}").o
-  if [[ ! -f $obj || $src -nt $obj ]]; then "$CXX" "${FLAGS[@]}" -c "$src" -o "$obj"; fi
-  OBJS+=("$obj")
-done
-# format name → seed-file prefix in tests/data/formats
+
+# objects SRC...: compiles (JOBS at a time) the sources whose object is missing or older than the
+# source or a header it includes (-MMD), and sets OBJS. Object names keep the directory:
+# sim/serve/workload.cpp and sim/packet/workload.cpp are different files.
+objects() {
+  local src obj dep running=0 failed=0
+  local -a todo=() todo_obj=()
+  OBJS=()
+  for src in "$@"; do
+    obj=${src#"$ROOT"/}; obj=$OUT/obj/${obj//\//_}; obj=${obj%.cpp}.o
+    OBJS+=("$obj")
+    local stale=0
+    if [[ ! -f $obj || ! -f ${obj%.o}.d ]]; then stale=1; else
+      for dep in $(sed -e 's/^[^:]*://' -e 's/\\$//' "${obj%.o}.d"); do
+        [[ $dep -nt $obj ]] && { stale=1; break; }
+      done
+    fi
+    if ((stale)); then todo+=("$src"); todo_obj+=("$obj"); fi
+  done
+  for i in "${!todo[@]}"; do
+    if ((running >= JOBS)); then wait -n || failed=1; running=$((running - 1)); fi
+    "$CXX" "${FLAGS[@]}" -MMD -c "${todo[i]}" -o "${todo_obj[i]}" &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do wait -n || failed=1; running=$((running - 1)); done
+  if ((failed)); then echo "run_fuzz.sh: compilation failed" >&2; exit 1; fi
+}
+
+status=0
+total=0
+# fuzz NAME TARGET MAX_LEN SEED_FILE...: runs one target for SECONDS_PER_TARGET on its corpus.
+fuzz() {
+  local name=$1 target=$2 max_len=$3; shift 3
+  local corpus=$OUT/corpus_$name log=$OUT/fuzz_$name.log
+  mkdir -p "$corpus"
+  cp "$@" "$corpus"/ 2>/dev/null || true
+  echo "== fuzzing $name for ${SECONDS_PER_TARGET}s (inputs up to $max_len bytes)"
+  if ! "$target" -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" -timeout=5 \
+       -artifact_prefix="$OUT/crash_${name}_" "$corpus" > "$log" 2>&1; then
+    echo "FAILED: $name (see $log)"
+    tail -30 "$log"
+    status=1
+  fi
+  local runs
+  runs=$(grep -oE '^Done [0-9]+ runs' "$log" | grep -oE '[0-9]+' | tail -1 || true)
+  echo "executions: $name ${runs:-0}"
+  total=$((total + ${runs:-0}))
+}
+
+# The importers (calibrate/parse_*.cpp) and what they use of sim/core.
+objects "$ROOT"/calibrate/parse_*.cpp "$ROOT"/calibrate/measurement.cpp \
+        "$ROOT"/calibrate/bench_serving_record.cpp "$ROOT"/sim/core/*.cpp
+IMPORTER_OBJS=("${OBJS[@]}")
+# format name → seed-file prefix in tests/data/formats, and its input cap
 declare -A SEEDS=([nccl-tests]=nccl [perftest]=perftest [fi_pingpong]=fi_pingpong
                   [fi_rdm_pingpong]=fi_rdm_pingpong [deepep]=deepep [pplx]=pplx
                   [bench_serving]=bench_serving [aws-topology]=aws_topology)
-status=0
-for fmt in "${!SEEDS[@]}"; do
+declare -A MAX_LEN=([pplx]=65536 [bench_serving]=65536 [aws-topology]=65536)
+for fmt in $(printf '%s\n' "${!SEEDS[@]}" | sort); do
   target=$OUT/fuzz_${fmt//-/_}
   "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer -DPDSIM_FUZZ_FORMAT="\"$fmt\"" \
-    "$ROOT/calibrate/fuzz/fuzz_importer.cpp" "${OBJS[@]}" -o "$target"
-  corpus=$OUT/corpus_${fmt//-/_}
-  mkdir -p "$corpus"
-  cp "$ROOT"/tests/data/formats/"${SEEDS[$fmt]}"* "$corpus"/ 2>/dev/null || true
-  echo "== fuzzing $fmt for ${SECONDS_PER_TARGET}s"
-  if ! "$target" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=5 \
-       -artifact_prefix="$OUT/crash_${fmt//-/_}_" "$corpus" > "$OUT/fuzz_${fmt//-/_}.log" 2>&1; then
-    echo "FAILED: $fmt (see $OUT/fuzz_${fmt//-/_}.log)"
-    tail -30 "$OUT/fuzz_${fmt//-/_}.log"
-    status=1
-  else
-    grep -E "^Done|#[0-9]+.*DONE" "$OUT/fuzz_${fmt//-/_}.log" | tail -1 || true
-  fi
+    "$ROOT/calibrate/fuzz/fuzz_importer.cpp" "${IMPORTER_OBJS[@]}" -o "$target"
+  fuzz "${fmt//-/_}" "$target" "${MAX_LEN[$fmt]:-4096}" "$ROOT"/tests/data/formats/"${SEEDS[$fmt]}"*
 done
+
+# The scenario reader: the serve layer and the layers below it (cmake/Layers.cmake), SimGrid.
+objects "$ROOT"/sim/core/*.cpp "$ROOT"/models/*.cpp "$ROOT"/sim/fabric/*.cpp \
+        "$ROOT"/sim/packet/*.cpp "$ROOT"/sim/serve/*.cpp
+"$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/calibrate/fuzz/fuzz_scenario.cpp" "${OBJS[@]}" \
+  -lsimgrid -o "$OUT/fuzz_scenario"
+fuzz scenario "$OUT/fuzz_scenario" 65536 "$ROOT"/scenarios/*.json "$ROOT"/scenarios/whatif/*.json
+
+# ---- pdcal bootstrap messages (calibrate/fuzz/fuzz_bootstrap.cpp) -------------------------
+# What a pdcal connector reads from a hostile rank 0 (a hello, then frames: parameters, fabric
+# address, barrier), decoded by calibrate/pdcal/{wire,fabric_address,peer_text}.cpp in process,
+# no network. Seeded with one well-formed exchange (2 ranks, 1 endpoint).
+"$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/calibrate/fuzz/fuzz_bootstrap.cpp" \
+  "$ROOT"/calibrate/pdcal/{wire,fabric_address,peer_text}.cpp -o "$OUT/fuzz_bootstrap"
+BOOT_CORPUS=$OUT/corpus_bootstrap
+BOOT_LOG=$OUT/fuzz_bootstrap.log
+mkdir -p "$BOOT_CORPUS"
+le64() { local i; for i in 0 1 2 3 4 5 6 7; do printf "\\x$(printf %02x $((($1 >> (8 * i)) & 255)))"; done; }
+boot_params='{"api":"fabric","endpoints":1,"provider":"tcp","ranks":2}'
+{
+  printf '\x01\x00\x00\x00\x02\x00\x00\x00'
+  le64 ${#boot_params}; printf '%s' "$boot_params"
+  le64 40; le64 16; printf '\x02\x00\x9c\x40\x7f\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00'
+  le64 1; le64 140737488355328
+  le64 0
+} > "$BOOT_CORPUS/seed_exchange"
+echo "== fuzzing bootstrap for ${SECONDS_PER_TARGET}s (inputs up to 4096 bytes)"
+if ! "$OUT/fuzz_bootstrap" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=5 \
+     -artifact_prefix="$OUT/crash_bootstrap_" "$BOOT_CORPUS" > "$BOOT_LOG" 2>&1; then
+  echo "FAILED: bootstrap (see $BOOT_LOG)"
+  tail -30 "$BOOT_LOG"
+  status=1
+fi
+boot_runs=$(grep -oE '^Done [0-9]+ runs' "$BOOT_LOG" | grep -oE '[0-9]+' | tail -1 || true)
+echo "executions: bootstrap ${boot_runs:-0}"
+total=$((${total:-0} + ${boot_runs:-0}))
+# ---- end of the pdcal bootstrap block ------------------------------------------------------
+
+echo "executions: total $total"
 exit $status

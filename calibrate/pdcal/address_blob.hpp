@@ -17,8 +17,10 @@ inline void blob_put(std::string& s, const void* p, size_t n) {
 // when the peer's blob is too short.
 template <class T>
 T blob_get(const std::string& s, size_t& pos, const char* transport) {
-  if (pos + sizeof(T) > s.size())
-    throw ProbeError(std::string("bootstrap: truncated ") + transport + " address blob");
+  if (pos > s.size() || sizeof(T) > s.size() - pos)
+    throw PeerMessageError(std::string(transport) + " address", "a peer", "length",
+                           "expected at least " + std::to_string(pos + sizeof(T)) + " bytes, got " +
+                               std::to_string(s.size()) + " (truncated)");
   T v;
   std::memcpy(&v, s.data() + pos, sizeof v);
   pos += sizeof v;

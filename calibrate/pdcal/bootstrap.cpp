@@ -8,13 +8,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <thread>
+
+#include "calibrate/pdcal/peer_text.hpp"
+#include "calibrate/pdcal/wire.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 
 namespace pdsim::pdcal {
 namespace {
@@ -65,30 +72,47 @@ void send_all(int fd, const void* data, size_t n, Clock::time_point deadline,
   }
 }
 
-void recv_all(int fd, void* data, size_t n, Clock::time_point deadline, const std::string& what) {
+// `before` bytes of a `total`-byte message came before these `n` (for the error message).
+void recv_all(int fd, void* data, size_t n, Clock::time_point deadline, const std::string& what,
+              size_t before = 0, size_t total = 0) {
   char* p = static_cast<char*>(data);
-  while (n > 0) {
+  for (size_t got = 0; got < n;) {
     wait_fd(fd, POLLIN, deadline, what);
-    ssize_t k = ::recv(fd, p, n, 0);
-    if (k <= 0) throw ProbeError(what + ": peer closed the connection (peer died?)");
-    p += k;
-    n -= static_cast<size_t>(k);
+    ssize_t k = ::recv(fd, p + got, n - got, 0);
+    if (k <= 0)
+      throw ProbeError(what + ": peer closed the connection after " + std::to_string(before + got) +
+                       " of " + std::to_string(total > 0 ? total : n) + " bytes (peer died?)");
+    got += static_cast<size_t>(k);
   }
 }
 
 void send_frame(int fd, const std::string& s, Clock::time_point deadline, const std::string& what) {
-  uint64_t n = s.size();
-  send_all(fd, &n, sizeof n, deadline, what);
+  const auto header = encode_frame_length(s.size());
+  send_all(fd, header.data(), header.size(), deadline, what);
   send_all(fd, s.data(), s.size(), deadline, what);
 }
 
-std::string recv_frame(int fd, Clock::time_point deadline, const std::string& what) {
-  uint64_t n = 0;
-  recv_all(fd, &n, sizeof n, deadline, what);
-  if (n > (1ull << 30)) throw ProbeError(what + ": implausible frame length (not a pdcal peer?)");
-  std::string s(n, '\0');
-  recv_all(fd, s.data(), n, deadline, what);
+// Grows with the bytes that arrive: a length the peer announces but does not send costs nothing.
+std::string recv_frame(int fd, Clock::time_point deadline, const std::string& what,
+                       const std::string& from) {
+  std::array<uint8_t, kFrameHeaderBytes> header{};
+  recv_all(fd, header.data(), header.size(), deadline, what);
+  const uint64_t n = decode_frame_length(header, from);
+  constexpr size_t kChunk = size_t{64} << 10;
+  std::string s;
+  while (s.size() < n) {
+    const size_t got = s.size(), want = std::min<size_t>(n - got, kChunk);
+    s.resize(got + want);
+    recv_all(fd, s.data() + got, want, deadline, what, got, n);
+  }
   return s;
+}
+
+int open_socket() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    throw ProbeError(std::string("bootstrap: cannot create a socket: ") + std::strerror(errno));
+  return fd;
 }
 
 void set_nodelay(int fd) {
@@ -98,29 +122,32 @@ void set_nodelay(int fd) {
 
 }  // namespace
 
-Endpoint parse_host_port(const std::string& text) {
+Endpoint parse_host_port(const std::string& text, const std::string& flag, int min_port) {
+  const std::string expected = "expected HOST:PORT with PORT " + std::to_string(min_port) +
+                               "..65535, got " + escaped_excerpt(text);
   auto colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
-    throw ProbeError("expected HOST:PORT, got '" + text + "'");
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() || colon > 255 ||
+      first_unprintable(text))
+    throw InputError("<command line>", flag, expected);
   Endpoint e;
   e.host = text.substr(0, colon);
-  try {
-    size_t used = 0;
-    e.port = std::stoi(text.substr(colon + 1), &used);
-    if (used != text.size() - colon - 1 || e.port < 0 || e.port > 65535) throw 0;
-  } catch (...) {
-    throw ProbeError("expected a port number 0..65535 in '" + text + "'");
-  }
+  const std::string port = text.substr(colon + 1);
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), e.port);
+  if (ec != std::errc() || end != port.data() + port.size() || e.port < min_port || e.port > 65535)
+    throw InputError("<command line>", flag, expected);
   return e;
 }
 
 Bootstrap Bootstrap::listen(const Endpoint& at, int nranks, double timeout_s,
                             const std::string& port_file) {
-  if (nranks < 2) throw ProbeError("--ranks must be at least 2");
+  if (nranks < 2 || nranks > kMaxRanks)
+    throw InputError(
+        "<command line>", "--ranks",
+        "expected 2.." + std::to_string(kMaxRanks) + ", got " + std::to_string(nranks));
   Bootstrap b;
   b.rank_ = 0;
   b.nranks_ = nranks;
-  int lfd = socket(AF_INET, SOCK_STREAM, 0);
+  int lfd = open_socket();
   int one = 1;
   setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in a = resolve(at);
@@ -132,23 +159,19 @@ Bootstrap Bootstrap::listen(const Endpoint& at, int nranks, double timeout_s,
   }
   socklen_t len = sizeof a;
   getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
-  if (!port_file.empty()) {
-    std::string tmp = port_file + ".tmp";
-    std::ofstream(tmp) << ntohs(a.sin_port) << "\n";
-    std::rename(tmp.c_str(), port_file.c_str());
-  }
   auto deadline = deadline_in(timeout_s);
   try {
+    if (!port_file.empty()) write_file_atomic(port_file, std::to_string(ntohs(a.sin_port)) + "\n");
     for (int r = 1; r < nranks; ++r) {
       wait_fd(lfd, POLLIN, deadline,
               "bootstrap: waiting for " + std::to_string(nranks - r) + " peer(s) to connect");
-      int fd = accept(lfd, nullptr, nullptr);
+      int fd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0)
         throw ProbeError(std::string("bootstrap: accept failed: ") + std::strerror(errno));
       set_nodelay(fd);
       b.fds_.push_back(fd);
-      int32_t hello[2] = {r, nranks};
-      send_all(fd, hello, sizeof hello, deadline, "bootstrap: sending rank");
+      const auto hello = encode_hello({r, nranks});
+      send_all(fd, hello.data(), hello.size(), deadline, "bootstrap: sending rank");
     }
   } catch (...) {
     close(lfd);
@@ -160,11 +183,12 @@ Bootstrap Bootstrap::listen(const Endpoint& at, int nranks, double timeout_s,
 
 Bootstrap Bootstrap::connect(const Endpoint& to, double timeout_s) {
   Bootstrap b;
+  b.rank0_ = "rank 0 (" + to.host + ":" + std::to_string(to.port) + ")";
   sockaddr_in a = resolve(to);
   auto deadline = deadline_in(timeout_s);
   int fd = -1;
   for (;;) {
-    fd = socket(AF_INET, SOCK_STREAM, 0);
+    fd = open_socket();
     if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) break;
     close(fd);
     if (Clock::now() > deadline)
@@ -174,15 +198,20 @@ Bootstrap Bootstrap::connect(const Endpoint& to, double timeout_s) {
   }
   set_nodelay(fd);
   b.fds_.push_back(fd);
-  int32_t hello[2] = {0, 0};
-  recv_all(fd, hello, sizeof hello, deadline, "bootstrap: receiving rank");
-  b.rank_ = hello[0];
-  b.nranks_ = hello[1];
+  std::array<uint8_t, kHelloBytes> bytes{};
+  recv_all(fd, bytes.data(), bytes.size(), deadline, "bootstrap: receiving rank");
+  const Hello hello = decode_hello(bytes, b.rank0_);
+  b.rank_ = hello.rank;
+  b.nranks_ = hello.nranks;
   return b;
 }
 
 Bootstrap::Bootstrap(Bootstrap&& o) noexcept
-    : mpi_(o.mpi_), rank_(o.rank_), nranks_(o.nranks_), fds_(std::move(o.fds_)) {
+    : mpi_(o.mpi_),
+      rank_(o.rank_),
+      nranks_(o.nranks_),
+      rank0_(std::move(o.rank0_)),
+      fds_(std::move(o.fds_)) {
   o.fds_.clear();
 }
 
@@ -204,14 +233,21 @@ std::vector<std::string> Bootstrap::allgather(const std::string& blob, double ti
     all[0] = blob;
     for (int r = 1; r < nranks_; ++r)
       all[static_cast<size_t>(r)] = recv_frame(fds_[static_cast<size_t>(r - 1)], deadline,
-                                               "bootstrap: waiting for rank " + std::to_string(r));
+                                               "bootstrap: waiting for rank " + std::to_string(r),
+                                               "rank " + std::to_string(r));
     for (int fd : fds_)
       for (const auto& s : all) send_frame(fd, s, deadline, "bootstrap: sending to a peer");
   } else {
     send_frame(fds_[0], blob, deadline, "bootstrap: sending to rank 0");
-    for (auto& s : all) s = recv_frame(fds_[0], deadline, "bootstrap: waiting for rank 0");
+    for (auto& s : all) s = recv_frame(fds_[0], deadline, "bootstrap: waiting for rank 0", rank0_);
   }
   return all;
+}
+
+void Bootstrap::barrier(double timeout_s) {
+  const auto all = allgather("", timeout_s);
+  for (size_t r = 0; r < all.size(); ++r)
+    check_barrier(all[r], r == 0 && !rank0_.empty() ? rank0_ : "rank " + std::to_string(r));
 }
 
 }  // namespace pdsim::pdcal

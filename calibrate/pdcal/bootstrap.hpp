@@ -18,7 +18,8 @@ struct Endpoint {
   std::string host;
   int port = 0;
 };
-Endpoint parse_host_port(const std::string& text);  // "HOST:PORT"; ProbeError if malformed
+// "HOST:PORT" given as `flag`; InputError unless PORT is min_port..65535.
+Endpoint parse_host_port(const std::string& text, const std::string& flag, int min_port);
 
 class Bootstrap {
  public:
@@ -41,15 +42,17 @@ class Bootstrap {
 
   int rank() const { return rank_; }
   int nranks() const { return nranks_; }
-  // Every rank contributes one blob; every rank gets all blobs in rank order.
+  // Every rank contributes one blob; every rank gets all blobs in rank order. Each blob is at
+  // most kMaxFrameBytes (wire.hpp); its content is the caller's to validate.
   std::vector<std::string> allgather(const std::string& blob, double timeout_s);
-  void barrier(double timeout_s) { allgather("", timeout_s); }
+  void barrier(double timeout_s);
 
  private:
   Bootstrap() = default;
   std::vector<std::string> mpi_allgather(const std::string& blob);
   bool mpi_ = false;
   int rank_ = 0, nranks_ = 1;
+  std::string rank0_;     // connector: how errors name rank 0 ("rank 0 (HOST:PORT)")
   std::vector<int> fds_;  // rank 0: one per peer (index rank-1); others: one to rank 0
 };
 

@@ -6,6 +6,9 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <limits>
+
+#include "calibrate/pdcal/wire.hpp"
 #endif
 
 namespace pdsim::pdcal {
@@ -64,6 +67,13 @@ std::vector<std::string> Bootstrap::mpi_allgather(const std::string& blob) {
         "MPI_Allgather");
   int total = 0;
   for (size_t r = 0; r < n; ++r) {
+    // The same bound as a TCP frame; every rank sees the same sizes, so all of them stop here.
+    if (sizes[r] < 0 || static_cast<uint64_t>(sizes[r]) > kMaxFrameBytes ||
+        sizes[r] > std::numeric_limits<int>::max() - total)
+      throw PeerMessageError("allgather", "rank " + std::to_string(r), "size",
+                             "expected 0.." + std::to_string(kMaxFrameBytes) +
+                                 " bytes (under 2 GiB for all ranks), got " +
+                                 std::to_string(sizes[r]));
     displs[r] = total;
     total += sizes[r];
   }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 
+#include "calibrate/pdcal/fabric_address.hpp"
 #include "calibrate/pdcal/probe_error.hpp"
 
 namespace pdsim::pdcal {
@@ -21,17 +22,6 @@ void check(ssize_t rc, const char* call) {
   if (rc != 0)
     throw ProbeError(std::string("libfabric ") + call +
                      " failed: " + fi_strerror(static_cast<int>(rc < 0 ? -rc : rc)));
-}
-
-void put_u64(std::string& s, uint64_t v) {
-  s.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-uint64_t get_u64(const std::string& s, size_t& pos) {
-  if (pos + 8 > s.size()) throw ProbeError("bootstrap: truncated address blob from a peer");
-  uint64_t v = 0;
-  std::memcpy(&v, s.data() + pos, 8);
-  pos += 8;
-  return v;
 }
 
 struct FabricEp {
@@ -51,62 +41,16 @@ class FabricTransport final : public Transport {
  public:
   FabricTransport(const FabricOptions& opt, Bootstrap& boot)
       : opt_(opt), rank_(boot.rank()), nranks_(boot.nranks()) {
-    bytes_ = (opt.buffer_bytes + 4095) / 4096 * 4096;
-    buf_ = static_cast<char*>(std::aligned_alloc(4096, bytes_));
-    if (buf_ == nullptr) throw ProbeError("cannot allocate " + std::to_string(bytes_) + " bytes");
-    std::memset(buf_, 0, bytes_);
-    get_info();
-    std::vector<fi_info*> domains;
-    std::set<std::string> seen;
-    for (fi_info* i = info_; i != nullptr; i = i->next)
-      if (seen.insert(std::string(i->domain_attr->name)).second) domains.push_back(i);
-    eps_.resize(static_cast<size_t>(opt.endpoints));
-    std::string blob;
-    for (size_t e = 0; e < eps_.size(); ++e) {
-      eps_[e].info = opt.stripe_domains ? domains[e % domains.size()] : info_;
-      open_ep(eps_[e]);
-      char name[256];
-      size_t len = sizeof name;
-      check(fi_getname(&eps_[e].ep->fid, name, &len), "fi_getname");
-      put_u64(blob, len);
-      blob.append(name, len);
-      put_u64(blob, fi_mr_key(eps_[e].mr));
-      put_u64(blob, reinterpret_cast<uint64_t>(buf_));
-    }
-    auto all = boot.allgather(blob, opt.timeout_s);
-    for (auto& ep : eps_) {
-      ep.peer_addr.assign(all.size(), FI_ADDR_UNSPEC);
-      ep.peer_key.resize(all.size());
-      ep.peer_base.resize(all.size());
-    }
-    for (size_t r = 0; r < all.size(); ++r) {
-      size_t pos = 0;
-      for (auto& ep : eps_) {
-        size_t len = get_u64(all[r], pos);
-        if (pos + len > all[r].size()) throw ProbeError("bootstrap: truncated address blob");
-        std::string name = all[r].substr(pos, len);
-        pos += len;
-        ep.peer_key[r] = get_u64(all[r], pos);
-        uint64_t base = get_u64(all[r], pos);
-        ep.peer_base[r] = (ep.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? base : 0;
-        if (fi_av_insert(ep.av, name.data(), 1, &ep.peer_addr[r], 0, nullptr) != 1)
-          throw ProbeError("libfabric fi_av_insert failed for rank " + std::to_string(r));
-      }
+    // A constructor that throws (a peer's bad address, a fabric error) runs no destructor.
+    try {
+      open(boot);
+    } catch (...) {
+      close_all();
+      throw;
     }
   }
 
-  ~FabricTransport() override {
-    for (auto& ep : eps_) {
-      if (ep.mr) fi_close(&ep.mr->fid);
-      if (ep.ep) fi_close(&ep.ep->fid);
-      if (ep.av) fi_close(&ep.av->fid);
-      if (ep.cq) fi_close(&ep.cq->fid);
-      if (ep.domain) fi_close(&ep.domain->fid);
-      if (ep.fabric) fi_close(&ep.fabric->fid);
-    }
-    if (info_) fi_freeinfo(info_);
-    std::free(buf_);
-  }
+  ~FabricTransport() override { close_all(); }
 
   int rank() const override { return rank_; }
   int nranks() const override { return nranks_; }
@@ -186,6 +130,63 @@ class FabricTransport final : public Transport {
   }
 
  private:
+  void open(Bootstrap& boot) {
+    const FabricOptions& opt = opt_;
+    bytes_ = (opt.buffer_bytes + 4095) / 4096 * 4096;
+    buf_ = static_cast<char*>(std::aligned_alloc(4096, bytes_));
+    if (buf_ == nullptr) throw ProbeError("cannot allocate " + std::to_string(bytes_) + " bytes");
+    std::memset(buf_, 0, bytes_);
+    get_info();
+    std::vector<fi_info*> domains;
+    std::set<std::string> seen;
+    for (fi_info* i = info_; i != nullptr; i = i->next)
+      if (seen.insert(std::string(i->domain_attr->name)).second) domains.push_back(i);
+    eps_.resize(static_cast<size_t>(opt.endpoints));
+    std::vector<FabricEpAddress> mine(eps_.size());
+    std::vector<size_t> name_lengths;
+    for (size_t e = 0; e < eps_.size(); ++e) {
+      eps_[e].info = opt.stripe_domains ? domains[e % domains.size()] : info_;
+      open_ep(eps_[e]);
+      char name[kMaxFabricNameBytes];
+      size_t len = sizeof name;
+      check(fi_getname(&eps_[e].ep->fid, name, &len), "fi_getname");
+      mine[e] = {std::string(name, len), fi_mr_key(eps_[e].mr), reinterpret_cast<uint64_t>(buf_)};
+      name_lengths.push_back(len);
+    }
+    auto all = boot.allgather(encode_fabric_address(mine), opt.timeout_s);
+    for (auto& ep : eps_) {
+      ep.peer_addr.assign(all.size(), FI_ADDR_UNSPEC);
+      ep.peer_key.resize(all.size());
+      ep.peer_base.resize(all.size());
+    }
+    for (size_t r = 0; r < all.size(); ++r) {
+      const auto peer = decode_fabric_address(all[r], name_lengths, "rank " + std::to_string(r));
+      for (size_t e = 0; e < eps_.size(); ++e) {
+        auto& ep = eps_[e];
+        ep.peer_key[r] = peer[e].key;
+        ep.peer_base[r] = (ep.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? peer[e].base : 0;
+        if (fi_av_insert(ep.av, peer[e].name.data(), 1, &ep.peer_addr[r], 0, nullptr) != 1)
+          throw ProbeError("libfabric fi_av_insert failed for rank " + std::to_string(r));
+      }
+    }
+  }
+
+  void close_all() noexcept {
+    for (auto& ep : eps_) {
+      if (ep.mr) fi_close(&ep.mr->fid);
+      if (ep.ep) fi_close(&ep.ep->fid);
+      if (ep.av) fi_close(&ep.av->fid);
+      if (ep.cq) fi_close(&ep.cq->fid);
+      if (ep.domain) fi_close(&ep.domain->fid);
+      if (ep.fabric) fi_close(&ep.fabric->fid);
+    }
+    if (info_) fi_freeinfo(info_);
+    std::free(buf_);
+    eps_.clear();
+    info_ = nullptr;
+    buf_ = nullptr;
+  }
+
   template <class F>
   void retry(const char* call, F&& f) {
     auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(

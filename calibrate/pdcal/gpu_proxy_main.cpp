@@ -28,9 +28,12 @@
 #include <limits>
 
 #include "calibrate/pdcal/bootstrap.hpp"
+#include "calibrate/pdcal/cli_checks.hpp"
+#include "calibrate/pdcal/exit_status.hpp"
 #include "calibrate/pdcal/fabric_transport.hpp"
 #include "calibrate/pdcal/gpu_proxy_kernel.hpp"
 #include "calibrate/pdcal/measurement_doc.hpp"
+#include "calibrate/pdcal/wire.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/stats.hpp"
 
@@ -177,29 +180,8 @@ void run_proxy(pdcal::Transport& t, const Args& a, pdcal::MeasurementDoc& doc) {
       {"offset_uncertainty_us", std::max(before.rtt_min_ns, after.rtt_min_ns) / 2e3}};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"pdcal-gpu-proxy: GPU -> CPU proxy -> libfabric write -> GPU flag, leg by leg"};
-  Args a;
-  app.add_option("--provider", a.fabric.provider, "libfabric provider: efa, verbs, tcp, shm");
-  app.add_option("--src-addr", a.fabric.src_addr, "local address the provider binds");
-  auto* l = app.add_option("--listen", a.listen, "HOST:PORT: rank 0 (the GPU side)");
-  auto* c = app.add_option("--connect", a.connect, "HOST:PORT of rank 0 (the write target)");
-  l->excludes(c);
-  app.add_option("--port-file", a.port_file, "listener: write the bound port here (use port 0)");
-  app.add_option("--bytes", a.bytes, "bytes per write (default 7168: one FP8 token copy)")
-      ->check(CLI::Range(1u, 1u << 26));
-  app.add_option("--iters", a.iters, "timed round trips")->check(CLI::Range(1, 10000000));
-  app.add_option("--warmup", a.warmup, "untimed round trips")->check(CLI::Range(0, 10000000));
-  app.add_option("--calib-iters", a.calib_iters, "clock calibration round trips, each side")
-      ->check(CLI::Range(1, 10000000));
-  app.add_option("--gpu", a.gpu, "CUDA device index");
-  app.add_option("--timeout-s", a.fabric.timeout_s, "give up when a step takes this long");
-  app.add_option("--peer-timeout-s", a.peer_timeout_s, "target: wait this long for the end");
-  app.add_option("-o,--output", a.output, "measurement JSON (rank 0)");
-  CLI11_PARSE(app, argc, argv);
-
+// Everything after parsing; exit codes as pdcal's (exit_status.hpp).
+int run(Args& a) {
   pdcal::MeasurementDoc doc;
   doc.probe = "gpu_proxy_path";
   doc.parameters = {{"provider", a.fabric.provider},
@@ -210,21 +192,26 @@ int main(int argc, char** argv) {
                     {"fifo_slots", a.slots},
                     {"proxy_threads", 1},
                     {"payload_memory", "host"}};
-  bool writer = false;
+  if (a.listen.empty() == a.connect.empty())
+    throw pdsim::InputError("<command line>", "--listen/--connect",
+                            "give exactly one of --listen HOST:PORT or --connect HOST:PORT");
+  const bool listener = !a.listen.empty();
+  const auto at = listener ? pdcal::parse_host_port(a.listen, "--listen", 0)
+                           : pdcal::parse_host_port(a.connect, "--connect", 1);
+  const bool writer = listener && !a.output.empty();
   std::string error;
-  int code = 0;
+  int code = pdsim::kExitOk;
   try {
-    if (a.listen.empty() == a.connect.empty())
-      throw pdcal::ProbeError("give exactly one of --listen HOST:PORT or --connect HOST:PORT");
-    writer = !a.listen.empty() && !a.output.empty();
-    if (!a.listen.empty() && pdcal::gpu::device_count() <= a.gpu)
+    if (listener && pdcal::gpu::device_count() <= a.gpu)
       throw pdcal::NoDeviceError("no CUDA device " + std::to_string(a.gpu) +
                                  " on this host (rank 0, --listen, drives the GPU)");
-    auto boot = a.listen.empty() ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect),
-                                                             a.bootstrap_timeout_s)
-                                 : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), 2,
-                                                            a.bootstrap_timeout_s, a.port_file);
-    const auto all = boot.allgather(doc.parameters.dump(), a.bootstrap_timeout_s);
+    auto boot = listener ? pdcal::Bootstrap::listen(at, 2, a.bootstrap_timeout_s, a.port_file)
+                         : pdcal::Bootstrap::connect(at, a.bootstrap_timeout_s);
+    const auto all = boot.allgather(
+        doc.parameters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+        a.bootstrap_timeout_s);
+    for (size_t r = 0; r < all.size(); ++r)
+      pdcal::check_parameters(all[r], "rank " + std::to_string(r));
     if (all[0] != all[1]) throw pdcal::ProbeError("ranks were given different parameters");
     a.fabric.buffer_bytes = a.bytes + 4096;
     auto t = pdcal::make_fabric_transport(a.fabric, boot);
@@ -238,7 +225,7 @@ int main(int argc, char** argv) {
         run_proxy(*t, a, doc);
       } catch (const std::exception& e) {  // the target still has to be released
         error = e.what();
-        code = 3;
+        code = pdsim::kExitInfeasible;
       }
       t->post_send(1, kDone, a.bytes, 8, fin);
       t->wait(fin, a.fabric.timeout_s, "telling the target to finish");
@@ -247,19 +234,50 @@ int main(int argc, char** argv) {
       t->wait(fin, a.peer_timeout_s, "waiting for rank 0 to finish");
     }
     boot.barrier(a.fabric.timeout_s);
-  } catch (const pdcal::NoDeviceError& e) {
-    std::cerr << "pdcal-gpu-proxy: " << e.what() << "\n";
-    return 4;
-  } catch (const std::exception& e) {  // ProbeError, CUDA errors (std::runtime_error)
+  } catch (const pdcal::NoDeviceError&) {
+    throw;  // nothing was measured: no output file
+  } catch (const pdcal::PeerMessageError& e) {
     error = e.what();
-    code = 3;
+    code = pdsim::kExitBadInput;
+  } catch (const pdsim::InputError&) {
+    throw;
+  } catch (const pdsim::IoError&) {
+    throw;
+  } catch (const std::runtime_error& e) {  // ProbeError, CUDA errors
+    error = e.what();
+    code = pdsim::kExitInfeasible;
   }
-  try {
-    if (writer) doc.write(a.output, error);
-  } catch (const pdsim::InputError& e) {
-    std::cerr << "pdcal-gpu-proxy: " << e.what() << "\n";
-    return 2;
-  }
-  if (code != 0) std::cerr << "pdcal-gpu-proxy: " << error << "\n";
+  if (writer) doc.write(a.output, error);
+  if (code != pdsim::kExitOk) std::cerr << "pdcal-gpu-proxy: " << error << "\n";
   return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"pdcal-gpu-proxy: GPU -> CPU proxy -> libfabric write -> GPU flag, leg by leg"};
+  Args a;
+  app.add_option("--provider", a.fabric.provider, "libfabric provider: efa, verbs, tcp, shm")
+      ->check(pdcal::name_text());
+  app.add_option("--src-addr", a.fabric.src_addr, "local address the provider binds")
+      ->check(pdcal::name_text());
+  auto* l = app.add_option("--listen", a.listen, "HOST:PORT: rank 0 (the GPU side)");
+  auto* c = app.add_option("--connect", a.connect, "HOST:PORT of rank 0 (the write target)");
+  l->excludes(c);
+  app.add_option("--port-file", a.port_file, "listener: write the bound port here (use port 0)");
+  app.add_option("--bytes", a.bytes, "bytes per write (default 7168: one FP8 token copy)")
+      ->check(pdcal::int_in(1, 1 << 26));
+  app.add_option("--iters", a.iters, "timed round trips")
+      ->check(pdcal::int_in(1, pdcal::kMaxIterations));
+  app.add_option("--warmup", a.warmup, "untimed round trips")
+      ->check(pdcal::int_in(0, pdcal::kMaxIterations));
+  app.add_option("--calib-iters", a.calib_iters, "clock calibration round trips, each side")
+      ->check(pdcal::int_in(1, pdcal::kMaxIterations));
+  app.add_option("--gpu", a.gpu, "CUDA device index")->check(pdcal::int_in(0, 255));
+  app.add_option("--timeout-s", a.fabric.timeout_s, "give up when a step takes this long")
+      ->check(pdcal::seconds());
+  app.add_option("--peer-timeout-s", a.peer_timeout_s, "target: wait this long for the end")
+      ->check(pdcal::seconds());
+  app.add_option("-o,--output", a.output, "measurement JSON (rank 0)");
+  return pdcal::guarded_main("pdcal-gpu-proxy", app, argc, argv, [&] { return run(a); });
 }

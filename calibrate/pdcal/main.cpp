@@ -1,17 +1,22 @@
 // pdcal: measures a live fabric with the same experiments pdsim simulates (ping-pong, write
 // bandwidth, scatter, the all-to-all loop) and writes measurement JSON for `pdsim calibrate fit`.
-// Exit codes: 0 done, 2 bad arguments, 3 probe failed (peer died, timeout, fabric error; the
-// rows measured so far are still written), 4 no usable device or provider.
+// Exit codes (exit_status.hpp): 0 done, 2 bad arguments or a malformed peer message, 3 probe
+// failed (peer died, timeout, fabric error, no usable device; the rows measured so far are
+// still written, except without a device), 4 I/O error, 1 a bug.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>
 
 #include "calibrate/pdcal/bootstrap.hpp"
+#include "calibrate/pdcal/cli_checks.hpp"
+#include "calibrate/pdcal/exit_status.hpp"
 #include "calibrate/pdcal/fabric_transport.hpp"
 #include "calibrate/pdcal/measurement_doc.hpp"
+#include "calibrate/pdcal/peer_text.hpp"
 #include "calibrate/pdcal/probes.hpp"
 #include "calibrate/pdcal/verbs_transport.hpp"
+#include "calibrate/pdcal/wire.hpp"
 #include "sim/core/error.hpp"
 
 namespace pdcal = pdsim::pdcal;
@@ -33,15 +38,20 @@ struct Args {
 void add_common(CLI::App& app, Args& a) {
   app.add_option("--api", a.api, "fabric (libfabric) or verbs (libibverbs)")
       ->check(CLI::IsMember({"fabric", "verbs"}));
-  app.add_option("--provider", a.fabric.provider, "libfabric provider: efa, verbs, tcp, shm, ...");
-  app.add_option("--src-addr", a.fabric.src_addr, "local address the provider binds (FI_SOURCE)");
+  app.add_option("--provider", a.fabric.provider, "libfabric provider: efa, verbs, tcp, shm, ...")
+      ->check(pdcal::name_text());
+  app.add_option("--src-addr", a.fabric.src_addr, "local address the provider binds (FI_SOURCE)")
+      ->check(pdcal::name_text());
   app.add_option("--endpoints", a.fabric.endpoints, "endpoints (QPs) to stripe writes over")
-      ->check(CLI::Range(1, 64));
+      ->check(pdcal::int_in(1, 64));
   app.add_flag("--stripe-domains", a.fabric.stripe_domains,
                "endpoint i on the i-th domain (NIC) the provider reports");
-  app.add_option("--device", a.verbs.device, "verbs: device name (default: first)");
-  app.add_option("--ib-port", a.verbs.port, "verbs: port number");
-  app.add_option("--gid-index", a.verbs.gid_index, "verbs: GID index for RoCE (-1: LID, IB)");
+  app.add_option("--device", a.verbs.device, "verbs: device name (default: first)")
+      ->check(pdcal::name_text());
+  // ibverbs port numbers are 8-bit; GID tables are far shorter than 4096 entries.
+  app.add_option("--ib-port", a.verbs.port, "verbs: port number")->check(pdcal::int_in(1, 255));
+  app.add_option("--gid-index", a.verbs.gid_index, "verbs: GID index for RoCE (-1: LID, IB)")
+      ->check(pdcal::int_in(-1, 4095));
   app.add_option("--qp", a.verbs.qp, "verbs: rc or srd (EFA)")->check(CLI::IsMember({"rc", "srd"}));
   auto* l = app.add_option("--listen", a.listen, "HOST:PORT: be rank 0 and wait for peers");
   auto* c = app.add_option("--connect", a.connect, "HOST:PORT of rank 0");
@@ -51,32 +61,52 @@ void add_common(CLI::App& app, Args& a) {
                          "by mpirun without --listen/--connect. Rank 0 writes -o");
   m->excludes(l);
   m->excludes(c);
-  app.add_option("--ranks", a.ranks, "ranks in total (listener only)")->check(CLI::Range(2, 4096));
+  app.add_option("--ranks", a.ranks, "ranks in total (listener only)")
+      ->check(pdcal::int_in(2, pdcal::kMaxRanks));
   app.add_option("--port-file", a.port_file, "listener: write the bound port here (use port 0)");
   app.add_option("--timeout-s", a.sweep.timeout_s, "give up when a peer is silent this long")
-      ->check(CLI::PositiveNumber);
+      ->check(pdcal::seconds());
   app.add_option("--idle-sleep-us", a.idle_sleep_us,
                  "sleep this long between polls when idle (oversubscribed hosts; 0: spin)")
-      ->check(CLI::Range(0, 100000));
-  app.add_option("--bootstrap-timeout-s", a.bootstrap_timeout_s, "wait this long for peers");
+      ->check(pdcal::int_in(0, 100000));
+  app.add_option("--bootstrap-timeout-s", a.bootstrap_timeout_s, "wait this long for peers")
+      ->check(pdcal::seconds());
   app.add_option("-o,--output", a.output, "measurement JSON to write (atomically)")->required();
   app.add_flag("--keep-samples", a.sweep.keep_samples, "write every sample, not only quantiles");
 }
 
 void add_sweep(CLI::App& app, Args& a) {
+  const auto message = pdcal::byte_count(1, pdcal::kMaxMessageBytes);
   app.add_option("--min-bytes", a.sweep.min_bytes, "smallest message (k/M/G suffixes: 1024)")
-      ->transform(CLI::AsSizeValue(false));
-  app.add_option("--max-bytes", a.sweep.max_bytes, "largest message")
-      ->transform(CLI::AsSizeValue(false));
-  app.add_option("--factor", a.sweep.factor, "size step (log sweep)")->check(CLI::Range(1.01, 1e6));
-  app.add_option("--iters", a.sweep.iters, "most timed iterations per size")
-      ->check(CLI::PositiveNumber);
+      ->transform(message);
+  app.add_option("--max-bytes", a.sweep.max_bytes, "largest message (at most 1G)")
+      ->transform(message);
+  app.add_option("--factor", a.sweep.factor, "size step (log sweep)")
+      ->check(pdcal::real_in(1.01, 1e6));
+  const auto iterations = pdcal::int_in(1, pdcal::kMaxIterations);
+  app.add_option("--iters", a.sweep.iters, "most timed iterations per size")->check(iterations);
   app.add_option("--min-iters", a.sweep.min_iters, "fewest timed iterations per size")
-      ->check(CLI::PositiveNumber);
+      ->check(iterations);
   app.add_option("--budget-bytes", a.sweep.budget_bytes, "bytes per size: iterations ≈ budget/size")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(pdcal::byte_count(1, pdcal::kMaxBudgetBytes));
   app.add_option("--warmup", a.sweep.warmup, "untimed iterations per size")
-      ->check(CLI::NonNegativeNumber);
+      ->check(pdcal::int_in(0, pdcal::kMaxIterations));
+}
+
+// The registered buffer `probe` needs at `n` ranks; InputError above kMaxBufferBytes.
+size_t buffer_bytes(const std::string& probe, const Args& a, int n) {
+  size_t bytes =
+      probe == "pingpong"    ? pdcal::pingpong_buffer_bytes(a.sweep, n)
+      : probe == "bandwidth" ? pdcal::bandwidth_buffer_bytes(a.sweep, n)
+      : probe == "scatter"
+          ? pdcal::scatter_buffer_bytes(a.sweep.max_bytes, a.msgs_per_peer, n)
+          : pdcal::scatter_buffer_bytes(std::max(a.loop.dispatch_bytes, a.loop.combine_bytes),
+                                        a.loop.msgs_per_peer, n);
+  pdcal::check_buffer_bytes(bytes, n,
+                            probe == "scatter"    ? "--max-bytes × --msgs-per-peer × ranks"
+                            : probe == "a2a_loop" ? "--dispatch-bytes × --msgs-per-peer × ranks"
+                                                  : "--max-bytes");
+  return bytes;
 }
 
 nlohmann::json sweep_json(const pdcal::SweepOptions& s) {
@@ -111,6 +141,10 @@ int run_probe(const std::string& probe, Args& a) {
     if (probe == "bandwidth") doc.parameters["window"] = a.window;
     if (probe == "scatter") doc.parameters["msgs_per_peer"] = a.msgs_per_peer;
   }
+  if (probe == "a2a_loop")
+    pdcal::check_loop(a.loop);
+  else
+    pdcal::check_sweep(a.sweep);
   std::string error;
   int code = 0;
   const bool use_mpi =
@@ -120,35 +154,39 @@ int run_probe(const std::string& probe, Args& a) {
                             "a pdcal built with MPI (this one was not; use --listen/--connect)");
   // Under MPI only rank 0 writes the output (decided once the rank is known).
   bool writer = !use_mpi;
+  if (!use_mpi && a.listen.empty() == a.connect.empty())
+    throw pdsim::InputError(
+        "<command line>", "--listen/--connect",
+        "give exactly one of --listen HOST:PORT or --connect HOST:PORT (or run under mpirun)");
+  // Listener: the rank count is known, so an oversized buffer fails before anyone connects.
+  if (!use_mpi && !a.listen.empty()) buffer_bytes(probe, a, a.ranks);
+  const auto listen_at =
+      a.listen.empty() ? pdcal::Endpoint{} : pdcal::parse_host_port(a.listen, "--listen", 0);
+  const auto connect_to =
+      a.connect.empty() ? pdcal::Endpoint{} : pdcal::parse_host_port(a.connect, "--connect", 1);
   try {
-    if (!use_mpi && a.listen.empty() == a.connect.empty())
-      throw pdcal::ProbeError(
-          "give exactly one of --listen HOST:PORT or --connect HOST:PORT (or run under mpirun)");
     if (a.api == "verbs") {
       a.verbs.endpoints = a.fabric.endpoints;
       pdcal::verbs_check_device(a.verbs);
     }
-    auto boot =
-        use_mpi ? pdcal::Bootstrap::mpi()
-        : a.listen.empty()
-            ? pdcal::Bootstrap::connect(pdcal::parse_host_port(a.connect), a.bootstrap_timeout_s)
-            : pdcal::Bootstrap::listen(pdcal::parse_host_port(a.listen), a.ranks,
-                                       a.bootstrap_timeout_s, a.port_file);
+    auto boot = use_mpi            ? pdcal::Bootstrap::mpi()
+                : a.listen.empty() ? pdcal::Bootstrap::connect(connect_to, a.bootstrap_timeout_s)
+                                   : pdcal::Bootstrap::listen(listen_at, a.ranks,
+                                                              a.bootstrap_timeout_s, a.port_file);
     writer = !use_mpi || boot.rank() == 0;
     doc.parameters["ranks"] = boot.nranks();
-    auto all = boot.allgather(doc.parameters.dump(), a.bootstrap_timeout_s);
-    for (size_t r = 0; r < all.size(); ++r)
+    auto all = boot.allgather(
+        doc.parameters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+        a.bootstrap_timeout_s);
+    for (size_t r = 0; r < all.size(); ++r) {
+      pdcal::check_parameters(all[r], "rank " + std::to_string(r));
       if (all[r] != all[0])
         throw pdcal::ProbeError("rank " + std::to_string(r) + " was started with parameters " +
-                                all[r] + " but rank 0 with " + all[0]);
+                                pdcal::escaped_excerpt(all[r], 1024) + " but rank 0 with " +
+                                pdcal::escaped_excerpt(all[0], 1024));
+    }
     int n = boot.nranks();
-    size_t bytes =
-        probe == "pingpong"    ? pdcal::pingpong_buffer_bytes(a.sweep, n)
-        : probe == "bandwidth" ? pdcal::bandwidth_buffer_bytes(a.sweep, n)
-        : probe == "scatter"
-            ? pdcal::scatter_buffer_bytes(a.sweep.max_bytes, a.msgs_per_peer, n)
-            : pdcal::scatter_buffer_bytes(std::max(a.loop.dispatch_bytes, a.loop.combine_bytes),
-                                          a.loop.msgs_per_peer, n);
+    size_t bytes = buffer_bytes(probe, a, n);
     std::unique_ptr<pdcal::Transport> t;
     if (a.api == "fabric") {
       a.fabric.buffer_bytes = bytes;
@@ -179,12 +217,14 @@ int run_probe(const std::string& probe, Args& a) {
     if (probe == "a2a_loop") pdcal::run_a2a_loop(*t, a.loop, doc.results, on_row);
     // Nobody tears down its endpoints while a peer may still be completing operations.
     boot.barrier(a.sweep.timeout_s);
-  } catch (const pdcal::NoDeviceError& e) {
-    std::cerr << "pdcal: " << e.what() << "\n";
-    return 4;
+  } catch (const pdcal::NoDeviceError&) {
+    throw;  // nothing was measured: no output file
+  } catch (const pdcal::PeerMessageError& e) {
+    error = e.what();
+    code = pdsim::kExitBadInput;
   } catch (const pdcal::ProbeError& e) {
     error = e.what();
-    code = 3;
+    code = pdsim::kExitInfeasible;
   }
   if (writer) doc.write(a.output, error);
   if (code != 0)
@@ -209,28 +249,28 @@ int main(int argc, char** argv) {
   auto* lp = app.add_subcommand("a2a-loop", "dispatch/combine exchanges, `layers` per forward");
   for (auto* s : {pp, bw, sc, lp}) add_common(*s, a);
   for (auto* s : {pp, bw, sc}) add_sweep(*s, a);
-  bw->add_option("--window", a.window, "writes in flight")->check(CLI::Range(1, 4096));
+  const auto per_peer = pdcal::int_in(1, 4096);
+  bw->add_option("--window", a.window, "writes in flight")->check(per_peer);
   sc->add_option("-k,--msgs-per-peer", a.msgs_per_peer, "messages to each peer per exchange")
-      ->check(CLI::Range(1, 4096));
+      ->check(per_peer);
+  const auto message = pdcal::byte_count(1, pdcal::kMaxMessageBytes);
   lp->add_option("--dispatch-bytes", a.loop.dispatch_bytes, "bytes per dispatch message")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(message);
   lp->add_option("--combine-bytes", a.loop.combine_bytes, "bytes per combine message")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(message);
   lp->add_option("-k,--msgs-per-peer", a.loop.msgs_per_peer, "messages to each peer per phase")
-      ->check(CLI::Range(1, 4096));
+      ->check(per_peer);
+  // Each bound alone keeps the loop counters in int; check_loop bounds layers × forwards.
   lp->add_option("--layers", a.loop.layers, "dispatch+combine pairs per forward")
-      ->check(CLI::PositiveNumber);
-  lp->add_option("--forwards", a.loop.forwards, "timed forwards")->check(CLI::PositiveNumber);
+      ->check(pdcal::int_in(1, pdcal::kMaxIterations));
+  lp->add_option("--forwards", a.loop.forwards, "timed forwards")
+      ->check(pdcal::int_in(1, pdcal::kMaxIterations));
   lp->add_option("--warmup-forwards", a.loop.warmup_forwards, "untimed forwards")
-      ->check(CLI::NonNegativeNumber);
-  CLI11_PARSE(app, argc, argv);
-  try {
+      ->check(pdcal::int_in(0, pdcal::kMaxIterations));
+  return pdcal::guarded_main("pdcal", app, argc, argv, [&] {
     if (pp->parsed()) return run_probe("pingpong", a);
     if (bw->parsed()) return run_probe("bandwidth", a);
     if (sc->parsed()) return run_probe("scatter", a);
     return run_probe("a2a_loop", a);
-  } catch (const pdsim::InputError& e) {
-    std::cerr << "pdcal: " << e.what() << "\n";
-    return 2;
-  }
+  });
 }

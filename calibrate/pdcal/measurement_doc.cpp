@@ -40,7 +40,10 @@ nlohmann::json MeasurementDoc::to_json(const std::string& error) const {
 }
 
 void MeasurementDoc::write(const std::string& path, const std::string& error) const {
-  write_file_atomic(path, to_json(error).dump(2) + "\n");
+  // Peer text is validated before it reaches a message; `replace` keeps a byte that slipped
+  // through from costing the whole file (the strict default throws).
+  write_file_atomic(
+      path, to_json(error).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace pdsim::pdcal

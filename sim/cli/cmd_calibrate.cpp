@@ -10,8 +10,10 @@
 #include "calibrate/measurement.hpp"
 #include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace {
 
@@ -29,11 +31,13 @@ void parse_fixes(CalibrateArgs& a) {
   for (const auto& f : a.fixes) {
     const auto dot = f.find('.'), eq = f.find('=');
     if (dot == std::string::npos || eq == std::string::npos || eq < dot)
-      throw pdsim::InputError("<command line>", "--fix", "BACKEND.PARAM=VALUE, got '" + f + "'");
+      throw pdsim::InputError("<command line>", "--fix",
+                              "BACKEND.PARAM=VALUE, got '" + pdsim::excerpt(f) + "'");
     try {
       a.fit.fixed[f.substr(0, dot)][f.substr(dot + 1, eq - dot - 1)] = std::stod(f.substr(eq + 1));
     } catch (const std::exception&) {
-      throw pdsim::InputError("<command line>", "--fix", "a number after '=', got '" + f + "'");
+      throw pdsim::InputError("<command line>", "--fix",
+                              "a number after '=', got '" + pdsim::excerpt(f) + "'");
     }
   }
 }
@@ -56,12 +60,12 @@ PDSIM_CLI_COMMAND(
                       "measurement files fitted separately and compared");
       fit->add_option("--fix", a->fixes, "hold BACKEND.PARAM=VALUE");
       fit->add_option("--samples", a->samples, "routing samples per row");
-      fit->add_option("--seed", a->seed, "routing seed");
+      fit->add_option("--seed", a->seed, "routing seed")->check(pdsim::cli::kNonNegativeSeed);
       CLI::App* check = app.add_subcommand("check", "Prediction error per row");
       check->add_option("profile", a->profile, "fabric profile")->required();
       check->add_option("measurements", a->check_files, "measurement files")->required();
       check->add_option("--samples", a->samples, "routing samples per row");
-      check->add_option("--seed", a->seed, "routing seed");
+      check->add_option("--seed", a->seed, "routing seed")->check(pdsim::cli::kNonNegativeSeed);
       CLI::App* imp =
           app.add_subcommand("import", "Convert a tool's output into a measurement file");
       imp->add_option("--format", a->format,

@@ -9,6 +9,7 @@
 
 #include "reports/validation_report.hpp"
 #include "sim/cli/calibrate_serving.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/fit/serving_fit.hpp"
 
@@ -34,7 +35,8 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
   sub->add_option("--metric", a->opt.metrics,
                   "bench_serving metric to compare (repeatable; default duration, "
                   "mean_e2e_latency_ms, median_itl_ms, p99_itl_ms)");
-  sub->add_option("--seed", a->opt.seed, "simulation seed (default: each run's scenario seed)");
+  sub->add_option("--seed", a->opt.seed, "simulation seed (default: each run's scenario seed)")
+      ->check(pdsim::cli::kNonNegativeSeed);
   sub->add_option("-j,--jobs", a->opt.jobs, "worker processes (default: the CPU count)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--max-evaluations", a->opt.max_evaluations, "optimiser budget")

@@ -10,7 +10,9 @@
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/overlay_options.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/output_dir.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
 
@@ -30,7 +32,8 @@ PDSIM_CLI_COMMAND(
       app.add_option("a", o->a, "first scenario (baseline)")->required();
       app.add_option("b", o->b, "second scenario")->required();
       app.add_option("--out", o->out, "output directory (default out/compare)");
-      app.add_option("--seed", o->seed, "random seed for both (default: each scenario's)");
+      app.add_option("--seed", o->seed, "random seed for both (default: each scenario's)")
+          ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a field in both scenarios: dotted.path=value");
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
@@ -45,24 +48,27 @@ PDSIM_CLI_COMMAND(
         SimResults ra = simulate_isolated(da, sa.seed);
         SimResults rb = simulate_isolated(db, sb.seed);
         const RunNames names{ra.scenario_name, rb.scenario_name};
-        Json suma = write_run_outputs(ra, o->out + "/" + names[0]);
-        Json sumb = write_run_outputs(rb, o->out + "/" + names[1]);
-        write_file_atomic(o->out + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
-        write_file_atomic(o->out + "/tail_compare.json",
+        OutputDir out(o->out);  // written as a unit: the old comparison or this one
+        const std::string dir = out.staging();
+        Json suma = write_run_outputs(ra, dir + "/" + names[0]);
+        Json sumb = write_run_outputs(rb, dir + "/" + names[1]);
+        write_file_atomic(dir + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
+        write_file_atomic(dir + "/tail_compare.json",
                           tail_compare_json(suma, sumb, names).dump(2) + "\n");
+        Json ia, ib;
+        if (o->fitted.param_samples > 0) {
+          ia = prediction_intervals(sa, sa.seed, o->fitted.param_samples, o->fitted.jobs);
+          ib = prediction_intervals(sb, sb.seed, o->fitted.param_samples, o->fitted.jobs);
+          write_file_atomic(dir + "/uncertainty.json",
+                            Json{{names[0], ia}, {names[1], ib}}.dump(2) + "\n");
+        }
+        out.commit();
         for (const auto& f : o->reports)
           write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
         std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names);
-        if (o->fitted.param_samples > 0) {
-          const Json ia =
-              prediction_intervals(sa, sa.seed, o->fitted.param_samples, o->fitted.jobs);
-          const Json ib =
-              prediction_intervals(sb, sb.seed, o->fitted.param_samples, o->fitted.jobs);
-          write_file_atomic(o->out + "/uncertainty.json",
-                            Json{{names[0], ia}, {names[1], ib}}.dump(2) + "\n");
+        if (o->fitted.param_samples > 0)
           std::cout << prediction_interval_text(suma, ia, names[0])
                     << prediction_interval_text(sumb, ib, names[1]);
-        }
         std::cout << "Results written to " << o->out << "/\n";
         return 0;
       };

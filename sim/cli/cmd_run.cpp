@@ -10,7 +10,9 @@
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/overlay_options.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/output_dir.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
 
@@ -29,7 +31,8 @@ PDSIM_CLI_COMMAND(
       auto o = std::make_shared<RunOptions>();
       app.add_option("scenario", o->scenario, "scenario JSON file")->required();
       app.add_option("--out", o->out, "output directory (default out/<scenario name>)");
-      app.add_option("--seed", o->seed, "random seed (default: the scenario's)");
+      app.add_option("--seed", o->seed, "random seed (default: the scenario's)")
+          ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
@@ -41,18 +44,21 @@ PDSIM_CLI_COMMAND(
         pdsim::Deployment d = pdsim::build_deployment(s);
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
-        pdsim::Json summary = pdsim::write_run_outputs(r, dir);
-        pdsim::write_file_atomic(dir + "/tail_attribution.json",
+        pdsim::OutputDir out(dir);  // written as a unit: the old run or this one, never a mix
+        pdsim::Json summary = pdsim::write_run_outputs(r, out.staging());
+        pdsim::write_file_atomic(out.staging() + "/tail_attribution.json",
                                  pdsim::tail_attribution_json(summary).dump(2) + "\n");
+        pdsim::Json iv;
+        if (o->fitted.param_samples > 0) {
+          iv = pdsim::prediction_intervals(s, s.seed, o->fitted.param_samples, o->fitted.jobs);
+          pdsim::write_file_atomic(out.staging() + "/uncertainty.json", iv.dump(2) + "\n");
+        }
+        out.commit();
         for (const auto& f : o->reports) pdsim::write_run_report(f, r, summary);
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
                   << pdsim::tail_attribution_text(summary);
-        if (o->fitted.param_samples > 0) {
-          const pdsim::Json iv =
-              pdsim::prediction_intervals(s, s.seed, o->fitted.param_samples, o->fitted.jobs);
-          pdsim::write_file_atomic(dir + "/uncertainty.json", iv.dump(2) + "\n");
+        if (o->fitted.param_samples > 0)
           std::cout << pdsim::prediction_interval_text(summary, iv, r.scenario_name);
-        }
         std::cout << "Results written to " << dir << "/\n";
         return 0;
       };

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/sweep/sensitivity.hpp"
 
@@ -24,7 +25,8 @@ PDSIM_CLI_COMMAND(
       auto a = std::make_shared<SensitivityArgs>();
       app.add_option("scenario", a->opt.scenario, "scenario JSON file")->required();
       app.add_option("--set", a->opt.sets, "override a scenario field: dotted.path=value");
-      app.add_option("--seed", a->opt.seed, "random seed (default: the scenario's)");
+      app.add_option("--seed", a->opt.seed, "random seed (default: the scenario's)")
+          ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--step", a->opt.step, "relative step of each parameter (default 0.2 = ±20%)");
       app.add_option("--jobs", a->opt.jobs, "simulations run at once (default 1)")
           ->check(CLI::PositiveNumber);

@@ -13,8 +13,10 @@
 #include "reports/validate.hpp"
 #include "reports/validation_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_dir.hpp"
 #include "sim/fit/set_predictor.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/run_scenario.hpp"
@@ -41,10 +43,12 @@ int validate_set(const ValidateOptions& o) {
   const std::vector<Json> predicted = pred.predict(pred.all_runs(), overlays, /*full=*/true);
   const Json v = validate_set_json(set, predicted);
   if (!o.out.empty()) {
+    OutputDir out(o.out);  // written as a unit
     for (size_t i = 0; i < set.runs.size(); ++i)
-      write_file_atomic(o.out + "/" + set.runs[i].name + ".summary.json",
+      write_file_atomic(out.staging() + "/" + set.runs[i].name + ".summary.json",
                         predicted[i].dump(2) + "\n");
-    write_file_atomic(o.out + "/validation.json", v.dump(2) + "\n");
+    write_file_atomic(out.staging() + "/validation.json", v.dump(2) + "\n");
+    out.commit();
   }
   std::cout << validate_set_text(set, v);
   return 0;
@@ -57,14 +61,17 @@ int validate_scenario(const ValidateOptions& o) {
                      "--measured FILE.jsonl with a scenario (or give a validation set)");
   const BenchServingRecord measured = read_bench_serving_jsonl(o.measured, o.line);
   const SimResults r = run_scenario_file(o.input, o.sets, o.seed, o.overlays);
-  const Json predicted = o.out.empty() ? bench_summary(r) : write_run_outputs(r, o.out);
+  std::optional<OutputDir> out;  // written as a unit
+  if (!o.out.empty()) out.emplace(o.out);
+  const Json predicted = out ? write_run_outputs(r, out->staging()) : bench_summary(r);
   const Json v = validate_against(predicted, measured.record);
-  if (!o.out.empty()) {
+  if (out) {
     Json doc = v;
     doc["measured_file"] = measured.file;
     doc["measured_line"] = measured.line;
     doc["scenario"] = r.scenario_name;
-    write_file_atomic(o.out + "/validation.json", doc.dump(2) + "\n");
+    write_file_atomic(out->staging() + "/validation.json", doc.dump(2) + "\n");
+    out->commit();
   }
   std::cout << validate_text(v, measured.file + " line " + std::to_string(measured.line));
   return 0;
@@ -85,7 +92,8 @@ PDSIM_CLI_COMMAND(
       app.add_option("--measured", o->measured,
                      "bench_serving --output-file (JSONL), with a scenario");
       app.add_option("--line", o->line, "line of the JSONL file to use (default: the last record)");
-      app.add_option("--seed", o->seed, "random seed (default: the scenario's)");
+      app.add_option("--seed", o->seed, "random seed (default: the scenario's)")
+          ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
       app.add_option("--profile-overlay", o->overlays,
                      "apply a profile overlay after the scenario's own (repeatable)");

@@ -4,6 +4,7 @@
 
 #include "sim/cli/command.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/exit_status.hpp"
 #include "sim/core/malloc_hugepages.hpp"
 
 namespace pdsim::cli {
@@ -33,17 +34,17 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints the message (or the help)
-    return rc == 0 ? 0 : 2;      // every bad command line exits 2, like other bad input
+    return rc == 0 ? kExitOk
+                   : kExitBadInput;  // every bad command line exits 2, like other bad input
   }
+  // Every failure leaves through here with its documented exit code (sim/core/exit_status).
   try {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
-  } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const InfeasibleError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 3;
+  } catch (...) {
+    const ExitStatus st = classify_current_exception();
+    std::cerr << "error: " << st.message << "\n";
+    return st.code;
   }
-  return 0;
+  return kExitOk;
 }

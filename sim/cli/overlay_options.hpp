@@ -1,9 +1,9 @@
 #pragma once
 // The options `run` and `compare` share for fitted profiles: --profile-overlay FILE (repeatable),
 // --param-samples N (prediction intervals from the fit's covariance) and --jobs N for those.
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace pdsim::cli {

@@ -1,50 +1,70 @@
 #include "sim/core/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "sim/core/error.hpp"
 
 namespace pdsim {
+namespace {
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) throw InputError(path, "", "cannot create directory: " + ec.message());
-  }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw InputError(path, "", "cannot open for writing: " + std::string(std::strerror(errno)));
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw InputError(path, "", "write failed");
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError(path, "", "cannot rename temporary file into place: " + ec.message());
+void write_all(int fd, const std::string& content, const std::string& path) {
+  const char* p = content.data();
+  size_t n = content.size();
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw IoError(path, "write failed", w < 0 ? errno : ENOSPC);
+    p += w;
+    n -= static_cast<size_t>(w);
   }
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open file for reading");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+}  // namespace
+
+void fsync_path(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path, "cannot open to fsync", errno);
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  // A directory on a file system without directory fsync reports EINVAL: nothing to flush.
+  if (rc != 0 && err != EINVAL) throw IoError(path, "fsync failed", err);
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError(dir, "cannot create directory", ec.value());
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(path, "cannot open for writing", errno);
+  try {
+    write_all(fd, content, path);
+    if (::fsync(fd) != 0) throw IoError(path, "fsync failed", errno);
+  } catch (...) {
+    ::close(fd);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw IoError(path, "close failed", err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw IoError(path, "cannot rename the temporary file into place", err);
+  }
+  fsync_path(dir);
 }
 
 }  // namespace pdsim

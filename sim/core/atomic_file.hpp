@@ -1,12 +1,17 @@
 #pragma once
 // Outputs are never half-written: content goes to a temporary file in the target directory,
-// which is then renamed over the destination (atomic on POSIX file systems).
+// is fsync'ed and closed (both checked), then renamed over the destination (atomic on POSIX file
+// systems), and the directory is fsync'ed so the rename survives a crash.
 #include <string>
+
+#include "sim/core/read_file.hpp"  // read_file moved there; kept for existing callers
 
 namespace pdsim {
 
-// Creates parent directories as needed; throws InputError naming the path on failure.
+// Creates parent directories as needed; throws IoError naming the path and errno on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
-std::string read_file(const std::string& path);  // InputError if unreadable
+
+// fsync of a file or directory by path; IoError on failure.
+void fsync_path(const std::string& path);
 
 }  // namespace pdsim

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 
@@ -20,7 +21,8 @@ std::string resolve_named(const std::string& kind_dir, const std::string& name,
   const bool looks_like_path =
       name.find('/') != std::string::npos || (name.size() > 5 && name.ends_with(".json"));
   if (looks_like_path) {
-    if (!fs::exists(name)) throw InputError(from_file, field, "file '" + name + "' does not exist");
+    if (!fs::exists(name))
+      throw InputError(from_file, field, "file '" + excerpt(name) + "' does not exist");
     return name;
   }
   fs::path dir = fs::path(data_root()) / kind_dir;
@@ -33,8 +35,9 @@ std::string resolve_named(const std::string& kind_dir, const std::string& name,
   std::sort(known.begin(), known.end());
   std::string list;
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-  throw InputError(from_file, field,
-                   "unknown name '" + name + "' (known in " + kind_dir + ": " + list + ")");
+  throw InputError(
+      from_file, field,
+      "unknown name '" + excerpt(name) + "' (known in " + kind_dir + ": " + list + ")");
 }
 
 }  // namespace pdsim

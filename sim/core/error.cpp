@@ -1,5 +1,7 @@
 #include "sim/core/error.hpp"
 
+#include <cstring>
+
 namespace pdsim {
 namespace {
 std::string format(const std::string& file, const std::string& field, const std::string& expected) {
@@ -15,5 +17,9 @@ InputError::InputError(std::string file, std::string field, std::string expected
       file_(std::move(file)),
       field_(std::move(field)),
       expected_(std::move(expected)) {}
+
+IoError::IoError(const std::string& path, const std::string& what, int err)
+    : std::runtime_error(path + ": " + what +
+                         (err != 0 ? std::string(": ") + std::strerror(err) : "")) {}
 
 }  // namespace pdsim

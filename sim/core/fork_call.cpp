@@ -1,6 +1,6 @@
 #include "sim/core/fork_call.hpp"
 
-#include <stdexcept>
+#include "sim/core/error.hpp"
 
 #include "sim/core/process_pool.hpp"
 
@@ -11,7 +11,7 @@ Json call_in_child(const std::function<Json()>& f) {
   run_in_processes(
       1, 1, [&](size_t) { return f(); }, [&](size_t, TaskOutcome o) { out = std::move(o); },
       "simulation process");
-  if (!out.ok) throw std::runtime_error(out.error);
+  if (!out.ok) throw PropagatedError(out.code, out.error);
   return std::move(out.result);
 }
 

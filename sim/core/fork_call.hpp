@@ -9,8 +9,8 @@
 
 namespace pdsim {
 
-// Exceptions thrown by `f` in the child are rethrown here as std::runtime_error with their text;
-// a child killed by a signal is a std::runtime_error naming the signal.
+// Exceptions thrown by `f` in the child are rethrown here as PropagatedError with their text and
+// exit code; a child killed by a signal is a PropagatedError (internal, 1) naming the signal.
 Json call_in_child(const std::function<Json()>& f);
 
 }  // namespace pdsim

@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace {
@@ -14,18 +16,19 @@ struct Step {
 
 // "a.b[2].c" → a, b, [2], c. Malformed paths are InputErrors naming the whole path.
 std::vector<Step> split_path(const std::string& path, const std::string& file) {
+  const std::string where = excerpt(path, 120);  // a --set path is input: keep errors short
   std::vector<Step> steps;
   size_t pos = 0;
   bool expect_key = true;  // after '.' or at the start a key must follow
   while (pos < path.size()) {
     if (path[pos] == '[') {
-      if (expect_key && !steps.empty()) throw InputError(file, path, "empty key in path");
+      if (expect_key && !steps.empty()) throw InputError(file, where, "empty key in path");
       const size_t close = path.find(']', pos);
-      if (close == std::string::npos) throw InputError(file, path, "unterminated '[' in path");
+      if (close == std::string::npos) throw InputError(file, where, "unterminated '[' in path");
       steps.push_back({path.substr(pos + 1, close - pos - 1), true});
       pos = close + 1;
       if (pos < path.size() && path[pos] != '.' && path[pos] != '[')
-        throw InputError(file, path, "expected '.' or '[' after ']' in path");
+        throw InputError(file, where, "expected '.' or '[' after ']' in path");
       expect_key = false;
       if (pos < path.size() && path[pos] == '.') {
         ++pos;
@@ -36,7 +39,7 @@ std::vector<Step> split_path(const std::string& path, const std::string& file) {
     const size_t end = path.find_first_of(".[", pos);
     const std::string key =
         path.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    if (key.empty()) throw InputError(file, path, "empty key in path");
+    if (key.empty()) throw InputError(file, where, "empty key in path");
     steps.push_back({key, false});
     expect_key = false;
     if (end == std::string::npos) break;
@@ -46,7 +49,7 @@ std::vector<Step> split_path(const std::string& path, const std::string& file) {
       expect_key = true;
     }
   }
-  if (steps.empty() || expect_key) throw InputError(file, path, "empty key in path");
+  if (steps.empty() || expect_key) throw InputError(file, where, "empty key in path");
   return steps;
 }
 
@@ -66,36 +69,45 @@ std::pair<std::string, Json> split_assignment(const std::string& assignment,
                                               const std::string& file) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw InputError(file, assignment, "expected dotted.path=value");
-  const std::string text = assignment.substr(eq + 1);
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;  // bare words are strings
-  return {assignment.substr(0, eq), std::move(value)};
+    throw InputError(file, excerpt(assignment, 120), "expected dotted.path=value");
+  const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  Json value;
+  try {
+    value = parse_json(text, file, excerpt(path, 120));
+  } catch (const JsonSyntaxError&) {
+    value = text;  // bare words are strings; too deep or a repeated key is still an error
+  }
+  return {path, std::move(value)};
 }
 
 Json& json_at_path(Json& doc, const std::string& path, const std::string& file,
                    const JsonPathOptions& opt) {
   const std::vector<Step> steps = split_path(path, file);
+  const std::string where = excerpt(path, 120);
   Json* node = &doc;
   for (size_t s = 0; s < steps.size(); ++s) {
     const Step& st = steps[s];
     if (st.index) {
       size_t i = 0;
       if (!node->is_array())
-        throw InputError(file, path,
-                         "unknown " + opt.what + " (not an array before [" + st.key + "])");
+        throw InputError(
+            file, where,
+            "unknown " + opt.what + " (not an array before [" + excerpt(st.key, 40) + "])");
       if (!parse_index(st.key, i))
-        throw InputError(file, path, "expected an array index, got '" + st.key + "'");
+        throw InputError(file, where, "expected an array index, got '" + excerpt(st.key, 40) + "'");
       if (i >= node->size())
-        throw InputError(file, path, "unknown " + opt.what + " (no element [" + st.key + "])");
+        throw InputError(file, where,
+                         "unknown " + opt.what + " (no element [" + excerpt(st.key, 40) + "])");
       node = &(*node)[i];
       continue;
     }
     if (!node->is_object())
-      throw InputError(file, path, "unknown " + opt.what + " (no field '" + st.key + "')");
+      throw InputError(file, where,
+                       "unknown " + opt.what + " (no field '" + excerpt(st.key, 40) + "')");
     if (!node->contains(st.key)) {
       if (!opt.create_missing)
-        throw InputError(file, path, "unknown " + opt.what + " (no field '" + st.key + "')");
+        throw InputError(file, where,
+                         "unknown " + opt.what + " (no field '" + excerpt(st.key, 40) + "')");
       // Intermediate members become objects; the leaf is assigned by the caller.
       (*node)[st.key] = s + 1 < steps.size() ? Json::object() : Json();
     }

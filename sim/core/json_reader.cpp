@@ -1,9 +1,9 @@
 #include "sim/core/json_reader.hpp"
 
-#include <fstream>
-#include <sstream>
-
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/read_file.hpp"
 
 namespace pdsim {
 
@@ -12,17 +12,7 @@ JsonNode::JsonNode(std::shared_ptr<const Json> root, const Json* node, std::stri
     : root_(std::move(root)), node_(node), file_(std::move(file)), path_(std::move(path)) {}
 
 JsonNode JsonNode::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open file for reading");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Json doc;
-  try {
-    doc = Json::parse(ss.str());
-  } catch (const Json::exception& e) {
-    throw InputError(path, "", std::string("expected valid JSON: ") + e.what());
-  }
-  return from_json(std::move(doc), path);
+  return from_json(parse_json(read_file(path), path), path);
 }
 
 JsonNode JsonNode::from_json(Json doc, std::string file) {
@@ -39,16 +29,35 @@ void JsonNode::fail(const std::string& expected) const {
   throw InputError(file_, path_.empty() ? "<root>" : path_, expected);
 }
 
+std::string JsonNode::sub_path(std::string_view key) const {
+  const std::string k = excerpt(key, 40);  // keys from the file end up in messages
+  return path_.empty() ? k : path_ + "." + k;
+}
+
+// null would otherwise read as "absent" and silently select the default (request_rate: null
+// sending everything at t = 0); only fields documented as nullable go through has_nullable.
+static constexpr const char* kNoNull = "null is not allowed; omit the field to use its default";
+
 bool JsonNode::has(std::string_view key) const {
-  return node_->is_object() && node_->contains(key) && !(*node_)[std::string(key)].is_null();
+  if (!node_->is_object()) return false;
+  auto it = node_->find(key);
+  if (it == node_->end()) return false;
+  if (it->is_null()) throw InputError(file_, sub_path(key), kNoNull);
+  return true;
+}
+
+bool JsonNode::has_nullable(std::string_view key) const {
+  if (!node_->is_object()) return false;
+  auto it = node_->find(key);
+  return it != node_->end() && !it->is_null();
 }
 
 JsonNode JsonNode::at(std::string_view key) const {
-  std::string sub = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
   if (!node_->is_object()) fail("expected an object, got " + type_name());
   auto it = node_->find(key);
-  if (it == node_->end()) throw InputError(file_, sub, "missing required field");
-  return JsonNode(root_, &*it, file_, sub);
+  if (it == node_->end()) throw InputError(file_, sub_path(key), "missing required field");
+  if (it->is_null()) throw InputError(file_, sub_path(key), kNoNull);
+  return JsonNode(root_, &*it, file_, sub_path(key));
 }
 
 JsonNode JsonNode::at(size_t index) const {
@@ -143,8 +152,7 @@ void JsonNode::expect_only(std::initializer_list<std::string_view> allowed) cons
     if (!ok) {
       std::string list;
       for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      std::string sub = path_.empty() ? k : path_ + "." + k;
-      throw InputError(file_, sub, "unknown field (expected one of: " + list + ")");
+      throw InputError(file_, sub_path(k), "unknown field (expected one of: " + list + ")");
     }
   }
 }

@@ -17,12 +17,19 @@ class JsonNode {
  public:
   JsonNode(std::shared_ptr<const Json> root, const Json* node, std::string file, std::string path);
 
-  // Parses a file; unreadable files and syntax errors become InputError naming the file.
+  // Reads (read_file: bounded, regular files only) and parses (parse_json: bounded depth, no
+  // duplicate keys) a file; every failure is an InputError naming the file.
   static JsonNode load_file(const std::string& path);
   // Wraps an in-memory document (`file` is used only in messages).
   static JsonNode from_json(Json doc, std::string file);
 
+  // A member present with the value null is an error for has(), at() and the *_or shorthands:
+  // null never stands for "use the default" (omit the field for that).
   bool has(std::string_view key) const;
+  // Present and not null, for the few fields where null means "unset": those the resolved
+  // scenario writes as null so their --set path exists (workload.max_concurrency, acceptance
+  // accept_prob / provenance, tail provenances) and pdsim's own outputs read back.
+  bool has_nullable(std::string_view key) const;
   JsonNode at(std::string_view key) const;  // missing key → "missing required field"
   JsonNode at(size_t index) const;
   size_t size() const;  // array or object size
@@ -61,6 +68,7 @@ class JsonNode {
 
  private:
   std::string type_name() const;
+  std::string sub_path(std::string_view key) const;
   std::shared_ptr<const Json> root_;
   const Json* node_;
   std::string file_, path_;

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/exit_status.hpp"
+
 namespace pdsim {
 namespace {
 
@@ -41,11 +43,18 @@ void write_all(int fd, const std::vector<uint8_t>& b) {
   int code = 0;
   try {
     msg = Json{{"ok", task(index)}};
-  } catch (const std::exception& e) {
-    msg = Json{{"error", e.what()}};
+  } catch (...) {
+    const ExitStatus st = classify_current_exception();
+    msg = Json{{"error", st.message}, {"code", st.code}};
     code = 3;
   }
-  write_all(fd, Json::to_cbor(msg));
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = Json::to_cbor(msg);
+  } catch (...) {  // e.g. a result too large for memory: the parent reports "no result"
+    ::_exit(6);
+  }
+  write_all(fd, bytes);
   ::close(fd);
   ::_exit(code);  // no destructors: the child's state is the parent's copy
 }
@@ -76,14 +85,16 @@ TaskOutcome finish(Running& r, const std::string& noun) {
   }
   TaskOutcome out;
   if (WIFSIGNALED(status)) {
-    out.error = noun + " died with signal " + std::to_string(WTERMSIG(status));
+    const int sig = WTERMSIG(status);
+    out.error = noun + " died with signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
     return out;
   }
   const Json msg = Json::from_cbor(r.bytes, true, false);
   if (msg.is_discarded() || !msg.is_object() || !(msg.contains("ok") || msg.contains("error"))) {
     out.error = noun + " returned no result";
   } else if (msg.contains("error")) {
-    out.error = msg["error"].get<std::string>();
+    out.error = msg["error"].is_string() ? msg["error"].get<std::string>() : noun + " failed";
+    if (msg.contains("code") && msg["code"].is_number_integer()) out.code = msg["code"].get<int>();
   } else {
     out.ok = true;
     out.result = msg.at("ok");

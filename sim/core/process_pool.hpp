@@ -19,6 +19,7 @@ struct TaskOutcome {
   bool ok = false;
   Json result;        // the task's return value when ok
   std::string error;  // what() of the exception it threw, or how the child died
+  int code = 1;       // the ExitCode of that exception; 1 (internal) for a dead child
 };
 
 // Runs task(0) … task(n − 1), each in its own child, at most `jobs` at once (started in index

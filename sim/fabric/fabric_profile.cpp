@@ -1,6 +1,8 @@
 #include "sim/fabric/fabric_profile.hpp"
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/provenance.hpp"
 
 namespace pdsim {
 
@@ -37,9 +39,8 @@ FabricProfile fabric_profile_from_json(const Json& doc, const std::string& file)
   p.name = n.at("name").string();
   p.transport = n.at("transport").string();
   if (p.transport != "srd" && p.transport != "rc")
-    n.at("transport").fail("expected \"srd\" or \"rc\", got \"" + p.transport + "\"");
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  p.provenance = n.at("provenance").raw();
+    n.at("transport").fail("expected \"srd\" or \"rc\", got \"" + excerpt(p.transport) + "\"");
+  p.provenance = read_provenance(n.at("provenance"));
   p.fit = n.has("fit") ? n.at("fit").raw() : Json::object();
   p.rdma_alpha_us = n.at("rdma_alpha_us").non_negative();
   p.rdma_nic_efficiency = n.at("rdma_nic_efficiency").fraction();

@@ -15,27 +15,27 @@ std::vector<double> log_ratios(const std::vector<Residual>& r) {
 
 std::vector<std::vector<Residual>> Evaluator::eval(const std::vector<size_t>& runs,
                                                    const std::vector<std::vector<double>>& thetas) {
-    std::vector<std::vector<Residual>> out(thetas.size());
-    std::vector<std::vector<ProfileOverlay>> todo;
-    std::vector<size_t> where;
-    for (size_t c = 0; c < thetas.size(); ++c) {
-      auto it = memo_.find({runs, thetas[c]});
-      if (it != memo_.end()) {
-        out[c] = it->second;
-        continue;
-      }
-      todo.push_back({make_overlay(params_, thetas[c], "candidate", Json(), Json())});
-      where.push_back(c);
+  std::vector<std::vector<Residual>> out(thetas.size());
+  std::vector<std::vector<ProfileOverlay>> todo;
+  std::vector<size_t> where;
+  for (size_t c = 0; c < thetas.size(); ++c) {
+    auto it = memo_.find({runs, thetas[c]});
+    if (it != memo_.end()) {
+      out[c] = it->second;
+      continue;
     }
-    if (!todo.empty()) {
-      const auto preds = pred_.predict_many(runs, todo);
-      for (size_t k = 0; k < todo.size(); ++k) {
-        out[where[k]] = fit_residuals(pred_.set(), runs, preds[k], metrics_);
-        memo_[{runs, thetas[where[k]]}] = out[where[k]];
-        ++evaluations_;
-      }
+    todo.push_back({make_overlay(params_, thetas[c], "candidate", Json(), Json())});
+    where.push_back(c);
+  }
+  if (!todo.empty()) {
+    const auto preds = pred_.predict_many(runs, todo);
+    for (size_t k = 0; k < todo.size(); ++k) {
+      out[where[k]] = fit_residuals(pred_.set(), runs, preds[k], metrics_);
+      memo_[{runs, thetas[where[k]]}] = out[where[k]];
+      ++evaluations_;
     }
-    return out;
+  }
+  return out;
 }
 
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,

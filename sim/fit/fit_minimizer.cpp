@@ -43,7 +43,8 @@ double objective(unsigned n, const double* x, double*, void* data) {
 // One BOBYQA run over the parameters in `free`, the others held at theta0's values.
 Minimum minimize_once(Evaluator& ev, const std::vector<size_t>& runs,
                       const std::vector<size_t>& free, const std::vector<double>& theta0,
-                      int max_evaluations, const std::function<void(const std::string&)>& progress) {
+                      int max_evaluations,
+                      const std::function<void(const std::string&)>& progress) {
   const std::vector<FitParameter>& params = ev.params();
   const unsigned n = static_cast<unsigned>(free.size());
   Minimum m;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace {
@@ -53,7 +54,8 @@ FitParameter parse_fit_parameter(const std::string& spec) {
     start = dot + 1;
   }
   if (p.kind != "fabric" && p.kind != "gpu" && p.kind != "serving" && p.kind != "acceptance")
-    bad("expected PATH to start with fabric., gpu., serving. or acceptance., got '" + p.kind + "'");
+    bad("expected PATH to start with fabric., gpu., serving. or acceptance., got '" +
+        excerpt(p.kind) + "'");
   if (p.field.empty()) bad("expected a field after '" + p.kind + ".'");
   return p;
 }

@@ -63,7 +63,8 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<double>& fu
   l.converged = m.converged;
   // Every metric the run left out compares, fitted to or not.
   l.residuals = fit_residuals(
-      set, {k}, ev.predictor().predict({k}, {make_overlay(params, m.theta, "loo", Json(), Json())}), ev.metrics(),
+      set, {k}, ev.predictor().predict({k}, {make_overlay(params, m.theta, "loo", Json(), Json())}),
+      ev.metrics(),
       /*fitted_only=*/false);
   return l;
 }

@@ -116,7 +116,7 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
   }
   build_deployment(s);  // input errors before forking
   std::vector<Json> summaries(static_cast<size_t>(samples));
-  std::vector<std::string> errors(static_cast<size_t>(samples));
+  std::vector<TaskOutcome> errors(static_cast<size_t>(samples));  // failed tasks only
   run_in_processes(
       static_cast<size_t>(samples), jobs,
       [&](size_t k) {
@@ -128,12 +128,13 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
         if (o.ok)
           summaries[k] = std::move(o.result);
         else
-          errors[k] = o.error;
+          errors[k] = std::move(o);
       },
       "simulation of a parameter sample");
   for (size_t k = 0; k < errors.size(); ++k)
-    if (!errors[k].empty())
-      throw std::runtime_error("parameter sample " + std::to_string(k) + ": " + errors[k]);
+    if (!errors[k].error.empty())
+      throw PropagatedError(errors[k].code,
+                            "parameter sample " + std::to_string(k) + ": " + errors[k].error);
   Json metrics = Json::object();
   for (const auto& m : interval_metrics()) {
     std::vector<double> v;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/core/error.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/simulation.hpp"
@@ -34,7 +35,7 @@ std::vector<std::vector<Json>> SetPredictor::predict_many(
     bool full) const {
   const size_t n = which.size() * candidates.size();
   std::vector<std::vector<Json>> out(candidates.size(), std::vector<Json>(which.size()));
-  std::vector<std::string> errors(n);
+  std::vector<TaskOutcome> errors(n);  // failed tasks only
   run_in_processes(
       n, jobs_,
       [&](size_t t) {
@@ -48,12 +49,13 @@ std::vector<std::vector<Json>> SetPredictor::predict_many(
         if (o.ok)
           out[t / which.size()][t % which.size()] = std::move(o.result);
         else
-          errors[t] = o.error;
+          errors[t] = std::move(o);
       },
       "simulation of a validation run");
   for (size_t t = 0; t < n; ++t)
-    if (!errors[t].empty())
-      throw std::runtime_error("run " + set_.runs[which[t % which.size()]].name + ": " + errors[t]);
+    if (!errors[t].error.empty())
+      throw PropagatedError(errors[t].code, "run " + set_.runs[which[t % which.size()]].name +
+                                                ": " + errors[t].error);
   return out;
 }
 

@@ -1,11 +1,15 @@
 #include "sim/fit/validation_set.hpp"
 
 #include <filesystem>
-#include <fstream>
 
 #include "calibrate/bench_serving_artefacts.hpp"
 #include "calibrate/bench_serving_jsonl.hpp"
+#include "calibrate/bench_serving_record.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/path_name.hpp"
+#include "sim/core/provenance.hpp"
+#include "sim/core/read_file.hpp"
 
 namespace pdsim {
 namespace {
@@ -40,11 +44,16 @@ void check_bench_serving(const Json& r, const JsonNode& where) {
 Json read_measured(const std::string& file, const JsonNode& where) {
   try {
     return read_bench_serving_jsonl(file).record;
-  } catch (const InputError&) {
-    std::ifstream in(file);
-    const Json doc = Json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_object()) throw;
+  } catch (const InputError& as_jsonl) {
+    Json doc;
+    try {
+      doc = parse_json(read_file(file), file);
+    } catch (const JsonSyntaxError&) {
+      throw as_jsonl;  // neither form: the JSONL reader's error says what line is wrong
+    }
+    if (!doc.is_object()) throw as_jsonl;
     check_bench_serving(doc, where);
+    check_bench_serving_values(doc, file, "");
     return doc;
   }
 }
@@ -61,9 +70,12 @@ bool ValidationRun::fittable(const std::string& metric) const {
 }
 
 bool is_validation_set(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return false;
-  const Json j = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+  Json j;
+  try {
+    j = parse_json(read_file(path), path);
+  } catch (const JsonSyntaxError&) {
+    return false;  // loaded as a scenario, whose reader reports the syntax error
+  }
   return j.is_object() && j.contains("schema") && j["schema"] == kValidationSetSchema;
 }
 
@@ -76,8 +88,7 @@ ValidationSet load_validation_set(const std::string& path) {
   vs.file = path;
   vs.name = n.at("name").string();
   vs.description = n.str_or("description", "");
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  vs.provenance = n.at("provenance").raw();
+  vs.provenance = read_provenance(n.at("provenance"));
   const std::vector<std::string> common =
       n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
   const JsonNode runs = n.at("runs");
@@ -86,7 +97,7 @@ ValidationSet load_validation_set(const std::string& path) {
     const JsonNode r = runs.at(i);
     r.expect_only({"name", "scenario", "set", "measured", "exclude", "fit_exclude", "note"});
     ValidationRun run;
-    run.name = r.at("name").string();
+    run.name = path_name(r.at("name"));  // names DIR/<name>.summary.json
     for (const auto& other : vs.runs)
       if (other.name == run.name) r.at("name").fail("a name no other run has");
     run.scenario = named_file(r.at("scenario"), path);

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace {
@@ -122,7 +123,7 @@ ParsedArgs parse_args(const std::vector<std::string>& words, const std::vector<A
       case ArgKind::kSwitch:
         if (inline_value)
           throw InputError(what, flag,
-                           "no value (it is a switch), got \"" + w.substr(eq + 1) + "\"");
+                           "no value (it is a switch), got \"" + excerpt(w.substr(eq + 1)) + "\"");
         break;
       case ArgKind::kValue:
         if (inline_value) {

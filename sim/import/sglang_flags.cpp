@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim::sglang {
 namespace {
@@ -128,7 +129,7 @@ std::optional<int> Flags::int_at_least(const std::string& flag, int min, const c
   char* end = nullptr;
   const long long x = std::strtoll(s->c_str(), &end, 10);
   if (s->empty() || *end != '\0' || errno == ERANGE || x < min || x > (1 << 30))
-    fail(flag, std::string(what) + ", got \"" + *s + "\"");
+    fail(flag, std::string(what) + ", got \"" + excerpt(*s) + "\"");
   return static_cast<int>(x);
 }
 
@@ -146,7 +147,7 @@ std::optional<double> Flags::fraction(const std::string& flag) const {
   char* end = nullptr;
   const double x = std::strtod(s->c_str(), &end);
   if (s->empty() || *end != '\0' || !std::isfinite(x) || x <= 0 || x > 1)
-    fail(flag, "a fraction in (0, 1], got \"" + *s + "\"");
+    fail(flag, "a fraction in (0, 1], got \"" + excerpt(*s) + "\"");
   return x;
 }
 
@@ -158,7 +159,7 @@ std::vector<int> Flags::positive_ints(const std::string& flag) const {
     char* end = nullptr;
     const long long x = std::strtoll(s.c_str(), &end, 10);
     if (s.empty() || *end != '\0' || x <= 0 || x > (1 << 30))
-      fail(flag, "positive integers, got \"" + s + "\"");
+      fail(flag, "positive integers, got \"" + excerpt(s) + "\"");
     out.push_back(static_cast<int>(x));
   }
   return out;
@@ -178,7 +179,7 @@ std::optional<std::string> Flags::choice(const std::string& flag,
     if (a == key) return key;
     names += (names.empty() ? "" : ", ") + a;
   }
-  fail(flag, "one of " + names + " (the values pdsim models), got \"" + *s + "\"");
+  fail(flag, "one of " + names + " (the values pdsim models), got \"" + excerpt(*s) + "\"");
 }
 
 }  // namespace pdsim::sglang

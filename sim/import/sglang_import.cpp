@@ -6,6 +6,7 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 #include "sim/import/sglang_flags.hpp"
 #include "sim/serve/scenario.hpp"
 
@@ -75,7 +76,7 @@ void check_mode(const Flags& f, const std::string& role) {
            "--disaggregation-mode " + role + " on the " + role + " command line");
   if (*mode != role)
     f.fail("--disaggregation-mode",
-           "\"" + role + "\" on the " + role + " command line, got \"" + *mode + "\"");
+           "\"" + role + "\" on the " + role + " command line, got \"" + excerpt(*mode) + "\"");
 }
 
 // Expert parallel size as SGLang sets it: the DeepEP backend forces ep = tp.
@@ -223,7 +224,7 @@ Json import_decode(const Flags& f, Log& log) {
     char* end = nullptr;
     const long long x = std::strtoll(it->second.c_str(), &end, 10);
     if (it->second.empty() || *end != '\0' || x <= 0 || x > (1 << 30))
-      f.fail(kMaxDispatchEnv, "a positive integer, got \"" + it->second + "\"");
+      f.fail(kMaxDispatchEnv, "a positive integer, got \"" + excerpt(it->second) + "\"");
     max_dispatch = static_cast<int>(x);
   }
   d["ll_max_dispatch_tokens_per_rank"] = max_dispatch;
@@ -305,7 +306,7 @@ Json import_sglang(const SglangCommandLines& lines) {
              dbe = df.str("--disaggregation-transfer-backend");
   if (pbe && dbe && *pbe != *dbe)
     throw InputError("--decode", "--disaggregation-transfer-backend",
-                     "the prefill's backend \"" + *pbe + "\", got \"" + *dbe + "\"");
+                     "the prefill's backend \"" + *pbe + "\", got \"" + excerpt(*dbe) + "\"");
   out["sglang"] = sg;
   out["ignored"] = log.ignored;
   out["notes"] = log.notes;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/core/excerpt.hpp"
+
 namespace pdsim::packet {
 namespace {
 
@@ -53,7 +55,8 @@ TopologyConfig parse_topology(const JsonNode& t) {
     c.aws_instances =
         t.has("instances") ? static_cast<int>(t.at("instances").positive_integer()) : 0;
   } else {
-    t.at("kind").fail("expected one of fat_tree, leaf_spine, rail, aws, got '" + c.kind + "'");
+    t.at("kind").fail("expected one of fat_tree, leaf_spine, rail, aws, got '" + excerpt(c.kind) +
+                      "'");
   }
   if (c.nics_per_node % c.gpus_per_node && c.gpus_per_node % c.nics_per_node)
     t.at("gpus_per_node").fail("expected GPUs and NICs per node to divide one another");

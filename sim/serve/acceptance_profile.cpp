@@ -1,6 +1,7 @@
 #include "sim/serve/acceptance_profile.hpp"
 
 #include "sim/core/error.hpp"
+#include "sim/core/provenance.hpp"
 
 namespace pdsim {
 
@@ -14,8 +15,7 @@ AcceptanceProfile acceptance_profile_from_json(const Json& doc, const std::strin
   AcceptanceProfile p;
   p.name = n.at("name").string();
   p.model = n.at("model").string();
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  p.provenance = n.at("provenance").raw();
+  p.provenance = read_provenance(n.at("provenance"));
   const JsonNode ds = n.at("datasets");
   if (!ds.is_object() || ds.size() == 0) ds.fail("expected an object with at least one dataset");
   for (const auto& k : ds.keys()) {

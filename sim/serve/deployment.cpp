@@ -170,7 +170,15 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
 
   d.decode_ranks = s.decode.dp;
   const int q = d.passes.query_tokens;
-  d.max_requests_per_rank = std::max(1, s.decode.max_running_requests / s.decode.dp);
+  // SGLang gives each DP-attention rank floor(max_running_requests / dp); a global cap below dp
+  // would leave ranks with none, which the simulator cannot honour (it would round up to 1).
+  if (s.decode.max_running_requests < s.decode.dp)
+    throw InputError(s.file, "decode.max_running_requests",
+                     "expected at least decode.dp (" + std::to_string(s.decode.dp) +
+                         "): each DP-attention rank gets floor(max_running_requests / dp) "
+                         "requests, and " +
+                         std::to_string(s.decode.max_running_requests) + " gives 0");
+  d.max_requests_per_rank = s.decode.max_running_requests / s.decode.dp;
   if (d.model.is_moe())
     d.max_requests_per_rank =
         std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank / q);
@@ -179,6 +187,12 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
                           std::to_string(s.decode.ll_max_dispatch_tokens_per_rank) +
                           " is below the query tokens of one request (" + std::to_string(q) + ")");
   const double need = s.workload.input_len + s.workload.output_len;
+  if (d.model.max_context > 0 && need > d.model.max_context)
+    throw InputError(s.file, "workload.input_len",
+                     "expected input_len + output_len (" +
+                         std::to_string(static_cast<long long>(need)) +
+                         ") at most the model's max_context " +
+                         std::to_string(d.model.max_context) + " ('" + d.model.name + "')");
   if (d.decode_memory.kv_capacity_tokens < need)
     throw InfeasibleError(
         "decode: KV capacity per rank is " +

@@ -4,6 +4,8 @@
 #include <iterator>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/provenance.hpp"
 
 namespace pdsim {
 namespace {
@@ -20,13 +22,14 @@ void check_fields(const JsonNode& set, const Json& profile, const std::string& p
     const JsonNode v = set.at(key);
     const std::string p = path.empty() ? key : path + "." + key;
     if (!profile.is_object() || !profile.contains(key))
-      v.fail("not a field of profile '" + profile_name + "' (" + p + ")");
+      v.fail("not a field of profile '" + excerpt(profile_name) + "' (" + excerpt(p, 160) + ")");
     if (v.is_object()) {
       check_fields(v, profile.at(key), profile_name, p);
     } else {
       v.number();  // InputError naming the field when it is not a number
       if (!profile.at(key).is_number())
-        v.fail("profile '" + profile_name + "' field " + p + " is not a number");
+        v.fail("profile '" + excerpt(profile_name) + "' field " + excerpt(p, 160) +
+               " is not a number");
     }
   }
 }
@@ -39,7 +42,7 @@ ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file) {
   if (n.at("schema").string() != kProfileOverlaySchema)
     n.at("schema").fail(std::string("expected \"") + kProfileOverlaySchema + "\"");
   n.at("name").string();
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
+  read_provenance(n.at("provenance"));
   const JsonNode profiles = n.at("profiles");
   if (!profiles.is_object()) profiles.fail("expected an object");
   for (const auto& kind : profiles.keys()) {

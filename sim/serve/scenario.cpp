@@ -1,13 +1,24 @@
 #include "sim/serve/scenario.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/path_name.hpp"
+#include "sim/core/provenance.hpp"
 #include "sim/serve/fabric_fidelity.hpp"
 #include "sim/serve/router_policy.hpp"
 
 namespace pdsim {
 namespace {
+
+constexpr int64_t kMaxPrompts = 1'000'000;
+constexpr double kMaxOutputTokens = 1e8;
+constexpr double kMaxArrivalSpanS = 1e6;
+constexpr int kMaxSamples = 10'000;
 
 int pos_int(const JsonNode& n, std::string_view key, int def) {
   if (!n.has(key)) return def;
@@ -37,7 +48,7 @@ std::string one_of(const JsonNode& n, std::string_view key, const std::string& d
     if (v == a) return v;
     list += (list.empty() ? "" : ", ") + std::string(a);
   }
-  n.at(key).fail("expected one of " + list + ", got \"" + v + "\"");
+  n.at(key).fail("expected one of " + list + ", got \"" + excerpt(v) + "\"");
 }
 
 // A name of a registered family (the registry lists what is expected).
@@ -46,7 +57,8 @@ std::string registered(const JsonNode& n, std::string_view key, const std::strin
   if (!n.has(key)) return def;
   std::string v = n.at(key).string();
   if (!Registry::instance().contains(v))
-    n.at(key).fail("expected one of " + Registry::instance().names() + ", got \"" + v + "\"");
+    n.at(key).fail("expected one of " + Registry::instance().names() + ", got \"" + excerpt(v) +
+                   "\"");
   return v;
 }
 
@@ -64,13 +76,29 @@ WorkloadConfig parse_workload(const JsonNode& n) {
     if (r.is_string()) {
       std::string s = r.string();
       if (s != "inf" && s != "Infinity")
-        r.fail("expected a positive number or \"inf\", got \"" + s + "\"");
+        r.fail("expected a positive number or \"inf\", got \"" + excerpt(s) + "\"");
       w.request_rate = std::numeric_limits<double>::infinity();
     } else {
       w.request_rate = r.positive();
     }
   }
-  w.max_concurrency = nonneg_int(n, "max_concurrency", w.max_concurrency);
+  // Bounds that keep a run's memory and simulated time finite (README "Inputs are bounded"): the
+  // per-token ITL samples are kept, and the packet engine's clock is int64 picoseconds
+  // (overflow at 9.2e6 s), so the mean arrival span num_prompts / request_rate is capped at 1e6 s.
+  if (w.num_prompts > kMaxPrompts)
+    n.at("num_prompts").fail("expected at most " + std::to_string(kMaxPrompts) + " prompts");
+  if (static_cast<double>(w.num_prompts) * w.output_len > kMaxOutputTokens)
+    n.at("output_len")
+        .fail("expected num_prompts x output_len at most 1e8 tokens (each is a kept ITL sample)");
+  if (w.num_prompts / w.request_rate > kMaxArrivalSpanS)
+    n.at("request_rate")
+        .fail("expected at least num_prompts / 1e6 s = " +
+              std::to_string(w.num_prompts / kMaxArrivalSpanS) +
+              " requests/s: the simulated horizon is bounded at 1e6 s (the packet clock is int64 "
+              "picoseconds)");
+  // Documented nullable (no limit), as bench_serving writes an unset --max-concurrency.
+  if (n.has_nullable("max_concurrency"))
+    w.max_concurrency = nonneg_int(n, "max_concurrency", w.max_concurrency);
   return w;
 }
 
@@ -91,9 +119,9 @@ SpeculativeConfig parse_speculative(const JsonNode& n) {
     a.expect_only({"model", "profile", "accept_prob", "provenance"});
     s.acceptance_model = one_of(a, "model", s.acceptance_model, {"chain-geometric"});
     s.acceptance_profile = a.str_or("profile", s.acceptance_profile);
-    if (a.has("accept_prob") && !a.at("accept_prob").is_null())
-      s.accept_prob = a.at("accept_prob").fraction();
-    if (a.has("provenance")) s.acceptance_provenance = a.at("provenance").raw();
+    // Nullable: the resolved scenario writes null for "the profile's figure" / "none given".
+    if (a.has_nullable("accept_prob")) s.accept_prob = a.at("accept_prob").fraction();
+    if (a.has_nullable("provenance")) s.acceptance_provenance = read_provenance(a.at("provenance"));
   }
   return s;
 }
@@ -160,6 +188,12 @@ FabricConfig parse_fabric(const JsonNode& n) {
   f.a2a_backend = n.str_or("a2a_backend", f.a2a_backend);
   f.routing_samples = pos_int(n, "routing_samples", f.routing_samples);
   f.packet_samples = pos_int(n, "packet_samples", f.packet_samples);
+  // Each sample is a full routing draw (or packet simulation) per distinct batch shape: run time
+  // grows linearly, while the mean's standard error is already < 1 % of one draw's at 10^4.
+  if (f.routing_samples > kMaxSamples)
+    n.at("routing_samples").fail("expected at most " + std::to_string(kMaxSamples));
+  if (f.packet_samples > kMaxSamples)
+    n.at("packet_samples").fail("expected at most " + std::to_string(kMaxSamples));
   return f;
 }
 
@@ -173,7 +207,8 @@ Scenario parse_scenario(const JsonNode& n) {
   s.file = n.file();
   if (n.has("schema") && n.at("schema").string() != "pdsim.scenario/1")
     n.at("schema").fail("expected \"pdsim.scenario/1\"");
-  s.name = n.str_or("name", "");
+  // The name becomes the default output directory out/<name>: checked, or the file's stem.
+  s.name = n.has("name") ? path_name(n.at("name")) : path_name_from_file(n.file(), "name");
   s.description = n.str_or("description", "");
   s.model = n.at("model").string();
   s.gpu_profile = n.str_or("gpu_profile", s.gpu_profile);
@@ -188,6 +223,20 @@ Scenario parse_scenario(const JsonNode& n) {
   s.instance_type = cluster.at("instance_type").string();
   s.network = one_of(cluster, "network", s.network, {"leaf-spine", "rail"});
   s.topology_file = cluster.str_or("topology_file", s.topology_file);
+  // Checked at every fidelity (the analytic one does not read it): a named file must exist,
+  // relative to the working directory or to the scenario (as sim/serve/cluster_fabric resolves it).
+  if (!s.topology_file.empty()) {
+    namespace fs = std::filesystem;
+    const fs::path p(s.topology_file);
+    std::error_code ec;
+    const bool found =
+        fs::is_regular_file(p, ec) ||
+        (!p.is_absolute() && fs::is_regular_file(fs::path(n.file()).parent_path() / p, ec));
+    if (!found)
+      cluster.at("topology_file")
+          .fail("an existing file (relative to the working directory or the scenario), got '" +
+                excerpt(s.topology_file) + "'");
+  }
   if (n.has("router")) {
     JsonNode r = n.at("router");
     r.expect_only({"policy"});

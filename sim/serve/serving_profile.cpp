@@ -1,5 +1,8 @@
 #include "sim/serve/serving_profile.hpp"
 
+#include "sim/core/excerpt.hpp"
+#include "sim/core/provenance.hpp"
+
 namespace pdsim {
 
 bool ServingProfile::overlap_on(bool speculative) const {
@@ -15,8 +18,7 @@ ServingProfile serving_profile_from_json(const Json& doc, const std::string& fil
     n.at("schema").fail(std::string("expected \"") + kServingProfileSchema + "\"");
   ServingProfile p;
   p.name = n.at("name").string();
-  if (!n.at("provenance").is_object()) n.at("provenance").fail("expected an object");
-  p.provenance = n.at("provenance").raw();
+  p.provenance = read_provenance(n.at("provenance"));
   const JsonNode d = n.at("decode");
   d.expect_only({"overlap_scheduler", "host_us_per_iteration", "host_us_per_graph_replay"});
   const std::string o = d.at("overlap_scheduler").string();
@@ -27,7 +29,7 @@ ServingProfile serving_profile_from_json(const Json& doc, const std::string& fil
   else if (o == "off")
     p.overlap = ServingProfile::Overlap::off;
   else
-    d.at("overlap_scheduler").fail("expected one of auto, on, off, got \"" + o + "\"");
+    d.at("overlap_scheduler").fail("expected one of auto, on, off, got \"" + excerpt(o) + "\"");
   p.host_us_per_iteration = d.at("host_us_per_iteration").non_negative();
   p.host_us_per_graph_replay = d.at("host_us_per_graph_replay").non_negative();
   const JsonNode pf = n.at("prefill");

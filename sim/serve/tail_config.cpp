@@ -1,5 +1,7 @@
 #include "sim/serve/tail_config.hpp"
 
+#include "sim/core/provenance.hpp"
+
 namespace pdsim {
 
 Json TailConfig::to_json() const {
@@ -45,7 +47,9 @@ TailConfig parse_tail(const JsonNode& n) {
     t.expert_skew.enabled = e.bool_or("enabled", false);
     t.expert_skew.zipf_s = e.has("zipf_s") ? e.at("zipf_s").non_negative() : 0.0;
     t.expert_skew.eplb = e.bool_or("eplb", true);
-    if (e.has("provenance")) t.expert_skew.provenance = e.at("provenance").raw();
+    // Nullable: the resolved scenario writes null for "none given" (to_json above).
+    if (e.has_nullable("provenance"))
+      t.expert_skew.provenance = read_provenance(e.at("provenance"));
     need_provenance(e, t.expert_skew.enabled, t.expert_skew.provenance);
   }
   if (n.has("scheduler_hiccups")) {
@@ -54,7 +58,8 @@ TailConfig parse_tail(const JsonNode& n) {
     t.scheduler_hiccups.enabled = h.bool_or("enabled", false);
     t.scheduler_hiccups.probability = h.has("probability") ? h.at("probability").fraction() : 0.0;
     t.scheduler_hiccups.delay_us = h.has("delay_us") ? h.at("delay_us").non_negative() : 0.0;
-    if (h.has("provenance")) t.scheduler_hiccups.provenance = h.at("provenance").raw();
+    if (h.has_nullable("provenance"))
+      t.scheduler_hiccups.provenance = read_provenance(h.at("provenance"));
     need_provenance(h, t.scheduler_hiccups.enabled, t.scheduler_hiccups.provenance);
   }
   return t;

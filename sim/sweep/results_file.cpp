@@ -8,12 +8,14 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace {
@@ -28,12 +30,14 @@ bool well_formed(const Json& j) {
          j["point"].is_number_integer() && j.contains("id") && j["id"].is_string();
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open file for reading");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// One results line; a line that is not JSON at all is nullopt (a torn or foreign line), while a
+// too-deep or repeated-key line is an InputError like any other input.
+std::optional<Json> parse_line(const std::string& line, const std::string& path, size_t line_no) {
+  try {
+    return parse_json(line, path, line_field(line_no));
+  } catch (const JsonSyntaxError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -42,7 +46,7 @@ std::map<int, Json> load_results_for_resume(const std::string& path,
                                             const std::string& sweep_hash) {
   std::map<int, Json> done;
   if (!std::filesystem::exists(path)) return done;
-  const std::string text = slurp(path);
+  const std::string text = read_file(path);
   size_t pos = 0, line_no = 0, good_end = 0;
   while (pos < text.size()) {
     const size_t nl = text.find('\n', pos);
@@ -50,15 +54,16 @@ std::map<int, Json> load_results_for_resume(const std::string& path,
     const bool complete = nl != std::string::npos;
     const std::string line = text.substr(pos, complete ? nl - pos : std::string::npos);
     const size_t next = complete ? nl + 1 : text.size();
-    const Json j = Json::parse(line, nullptr, false);
-    if (!complete || j.is_discarded() || !well_formed(j)) {
+    const std::optional<Json> parsed = parse_line(line, path, line_no);
+    const Json j = parsed.value_or(Json());
+    if (!complete || !parsed || !well_formed(j)) {
       if (next >= text.size()) break;  // torn last line: cut below
       throw InputError(path, line_field(line_no), "not a sweep results line (file damaged?)");
     }
     if (j["sweep"] != sweep_hash)
       throw InputError(
           path, line_field(line_no),
-          "belongs to sweep " + j["sweep"].get<std::string>() + ", not " + sweep_hash +
+          "belongs to sweep " + excerpt(j["sweep"].get<std::string>()) + ", not " + sweep_hash +
               " (the sweep file or its base scenario changed; use another results file)");
     done.emplace(j["point"].get<int>(), j);  // a repeated point keeps its first line
     good_end = next;
@@ -77,8 +82,7 @@ ResultsAppender::ResultsAppender(const std::string& path) : path_(path) {
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0)
-    throw InputError(path, "", std::string("cannot open for appending: ") + std::strerror(errno));
+  if (fd_ < 0) throw IoError(path, "cannot open for appending", errno);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd_);
     fd_ = -1;
@@ -97,24 +101,24 @@ void ResultsAppender::append(const Json& line) {
   while (n > 0) {
     const ssize_t w = ::write(fd_, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
+    if (w <= 0) throw IoError(path_, "write failed", w < 0 ? errno : ENOSPC);
     p += w;
     n -= static_cast<size_t>(w);
   }
-  if (::fsync(fd_) != 0)
-    throw std::runtime_error(path_ + ": fsync failed: " + std::strerror(errno));
+  if (::fsync(fd_) != 0) throw IoError(path_, "fsync failed", errno);
 }
 
 std::vector<Json> read_results(const std::string& path) {
   std::vector<Json> out;
-  std::istringstream in(slurp(path));
+  std::istringstream in(read_file(path));
   std::string line;
   size_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    const Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded() || !well_formed(j))
+    const std::optional<Json> parsed = parse_line(line, path, line_no);
+    const Json j = parsed.value_or(Json());
+    if (!parsed || !well_formed(j))
       throw InputError(path, line_field(line_no),
                        "expected a sweep results line (JSON with sweep, point, id)");
     out.push_back(j);
@@ -143,8 +147,8 @@ std::vector<Json> merge_results(const std::vector<std::string>& inputs, const st
         sweep_file = path;
       } else if (j["sweep"] != sweep) {
         throw InputError(path, line_field(i + 1),
-                         "belongs to sweep " + j["sweep"].get<std::string>() + ", but " +
-                             sweep_file + " to sweep " + sweep + " (not the same sweep)");
+                         "belongs to sweep " + excerpt(j["sweep"].get<std::string>()) + ", but " +
+                             sweep_file + " to sweep " + excerpt(sweep) + " (not the same sweep)");
       }
       if (j.contains("points_total") && j["points_total"].is_number_integer())
         total = j["points_total"].get<int>();

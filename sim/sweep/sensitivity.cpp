@@ -13,6 +13,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/deployment.hpp"
@@ -186,7 +187,7 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
         for (const auto& p : params) names += (names.empty() ? "" : ", ") + p.name;
         throw InputError(
             "<command line>", "--param",
-            "a parameter of the scenario's profiles (" + names + "), got '" + name + "'");
+            "a parameter of the scenario's profiles (" + names + "), got '" + excerpt(name) + "'");
       }
       if (std::none_of(chosen.begin(), chosen.end(),
                        [&](const SensitivityParam& p) { return p.name == name; }))
@@ -253,7 +254,7 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   run_in_processes(
       tasks.size(), opt.jobs, [&](size_t i) { return tasks[i](); },
       [&](size_t i, TaskOutcome o) { outs[i] = std::move(o); });
-  if (!outs[0].ok) throw std::runtime_error("base run: " + outs[0].error);
+  if (!outs[0].ok) throw PropagatedError(outs[0].code, "base run: " + outs[0].error);
   res.base = metrics_from(outs[0].result);
   res.resolved_scenario = outs[0].result.at("resolved_scenario");
   res.profiles = outs[0].result.at("profiles");

@@ -1,6 +1,7 @@
 #include "sim/sweep/shard.hpp"
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace {
@@ -24,7 +25,8 @@ Shard parse_shard(const std::string& text) {
   Shard s;
   if (slash == std::string::npos || !parse_int(text.substr(0, slash), s.index) ||
       !parse_int(text.substr(slash + 1), s.count) || s.count < 1 || s.index >= s.count)
-    throw InputError("--shard", "", "expected i/N with 0 <= i < N (e.g. 0/4), got '" + text + "'");
+    throw InputError("--shard", "",
+                     "expected i/N with 0 <= i < N (e.g. 0/4), got '" + excerpt(text) + "'");
   return s;
 }
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -58,43 +59,54 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
     else
       pending.push_back(&p);
   }
-  // Feasibility first: infeasible points are written (with their reasons) without simulating.
-  std::vector<const SweepPoint*> todo;
-  for (const SweepPoint* p : pending) {
-    const PointCheck c = check_point(spec, *p);
+  // Lines are appended in point order whatever --jobs is: a finished point waits in a reorder
+  // buffer for the points before it, so the results file is byte-identical for any --jobs. A
+  // killed sweep loses only the finished points still buffered; a resume reruns them.
+  std::vector<std::optional<Json>> lines(pending.size());
+  size_t next_out = 0;
+  const auto flush = [&] {
+    while (next_out < lines.size() && lines[next_out]) out.append(*lines[next_out++]);
+  };
+  // Feasibility first: infeasible points get their line (with the reason) without simulating.
+  std::vector<size_t> todo;  // indices into pending
+  for (size_t k = 0; k < pending.size(); ++k) {
+    const SweepPoint& p = *pending[k];
+    const PointCheck c = check_point(spec, p);
     if (c.feasible) {
-      todo.push_back(p);
+      todo.push_back(k);
       continue;
     }
-    out.append(infeasible_line(spec, *p, c));
+    lines[k] = infeasible_line(spec, p, c);
     ++st.infeasible;
-    log << "infeasible point " << p->index << " " << p->overrides.dump() << ": " << c.reason
-        << "\n";
+    log << "infeasible point " << p.index << " " << p.overrides.dump() << ": " << c.reason << "\n";
   }
+  flush();
   Progress bar(opt.progress, static_cast<int>(todo.size()));
   bar.update(0);
   // One worker process per point (sim/core/process_pool): it dies with the sweep, so a killed
-  // sweep leaves no stray simulations; each line is appended (and fsync'ed) as its point ends.
+  // sweep leaves no stray simulations; each line is appended (and fsync'ed) once it is in order.
   run_in_processes(
       todo.size(), opt.jobs,
       [&](size_t i) {
-        const SweepPoint& p = *todo[i];
+        const SweepPoint& p = *pending[todo[i]];
         return opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true);
       },
       [&](size_t i, TaskOutcome o) {
+        const SweepPoint& p = *pending[todo[i]];
         Json line;
         if (!o.ok)
-          line = error_line(spec, *todo[i], o.error);
+          line = error_line(spec, p, o.error);
         else if (!o.result.is_object())
-          line = error_line(spec, *todo[i], "worker process returned no result");
+          line = error_line(spec, p, "worker process returned no result");
         else
           line = std::move(o.result);
-        out.append(line);
         ++st.ran;
         if (line.value("status", "") == "error") {
           ++st.errors;
           log << "error at point " << line["point"] << ": " << line.value("reason", "") << "\n";
         }
+        lines[todo[i]] = std::move(line);
+        flush();
         bar.update(st.ran);
       });
   bar.end();

@@ -4,6 +4,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
+#include "sim/core/path_name.hpp"
 #include "sim/core/stable_hash.hpp"
 #include "sim/serve/scenario.hpp"
 
@@ -81,12 +82,9 @@ SweepSpec parse_sweep(const JsonNode& root, const std::string& base_dir) {
     root.at("schema").fail("expected \"pdsim.sweep/1\"");
   SweepSpec s;
   s.file = root.file();
-  s.name = root.str_or("name", "");
-  if (s.name.empty()) {
-    const std::string stem = s.file.substr(s.file.rfind('/') + 1);
-    s.name = stem.substr(
-        0, stem.rfind(".json") == std::string::npos ? stem.size() : stem.rfind(".json"));
-  }
+  // The name becomes the default results file out/sweeps/<name>.jsonl: checked, or the stem.
+  s.name = root.has("name") ? path_name(root.at("name")) : path_name_from_file(s.file, "name");
+
   const std::string base = root.at("base").string();
   s.base_file = (!base.empty() && base[0] == '/') ? base : base_dir + "/" + base;
   s.base = load_scenario(s.base_file).resolved_json();

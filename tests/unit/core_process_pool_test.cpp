@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
 #include "sim/core/process_pool.hpp"
 
@@ -57,9 +58,12 @@ TEST(ProcessPool, FailuresAreOutcomesNotCrashes) {
   EXPECT_TRUE(out[0].ok);
   EXPECT_EQ(out[0].result, Json("fine"));
   EXPECT_FALSE(out[1].ok);
-  EXPECT_EQ(out[1].error, "bad point");
+  // An unexpected exception type is an internal error (exit 1), said so in the message.
+  EXPECT_EQ(out[1].error, "internal error (please report it): bad point");
+  EXPECT_EQ(out[1].code, 1);
   EXPECT_FALSE(out[2].ok);
-  EXPECT_EQ(out[2].error, "worker process died with signal 9");
+  EXPECT_EQ(out[2].error, "worker process died with signal 9 (Killed)");
+  EXPECT_EQ(out[2].code, 1);
   EXPECT_FALSE(out[3].ok);
   EXPECT_EQ(out[3].error, "worker process returned no result");
 }
@@ -76,8 +80,24 @@ TEST(CallInChild, ReturnsOrRethrowsWithTheSimulationNoun) {
   try {
     call_in_child([]() -> Json { throw std::runtime_error("engine failed"); });
     FAIL() << "no exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "engine failed");
+  } catch (const PropagatedError& e) {
+    EXPECT_STREQ(e.what(), "internal error (please report it): engine failed");
+    EXPECT_EQ(e.code(), 1);
+  }
+  // The child's error type survives the process boundary as its exit code.
+  try {
+    call_in_child([]() -> Json { throw InfeasibleError("no room"); });
+    FAIL() << "no exception";
+  } catch (const PropagatedError& e) {
+    EXPECT_STREQ(e.what(), "infeasible deployment: no room");
+    EXPECT_EQ(e.code(), 3);
+  }
+  try {
+    call_in_child([]() -> Json { throw InputError("s.json", "seed", "expected an integer"); });
+    FAIL() << "no exception";
+  } catch (const PropagatedError& e) {
+    EXPECT_STREQ(e.what(), "s.json: field 'seed': expected an integer");
+    EXPECT_EQ(e.code(), 2);
   }
   try {
     call_in_child([]() -> Json {
@@ -85,8 +105,9 @@ TEST(CallInChild, ReturnsOrRethrowsWithTheSimulationNoun) {
       return Json();
     });
     FAIL() << "no exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "simulation process died with signal 9");
+  } catch (const PropagatedError& e) {
+    EXPECT_STREQ(e.what(), "simulation process died with signal 9 (Killed)");
+    EXPECT_EQ(e.code(), 1);
   }
 }
 

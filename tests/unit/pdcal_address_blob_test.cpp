@@ -33,7 +33,9 @@ TEST(AddressBlob, ShortBlobNamesTheTransport) {
     blob_get<uint64_t>(blob, pos, "SRD");
     FAIL() << "no exception";
   } catch (const ProbeError& e) {
-    EXPECT_STREQ(e.what(), "bootstrap: truncated SRD address blob");
+    EXPECT_STREQ(e.what(),
+                 "bootstrap: peer message 'SRD address' from a peer: field 'length': expected at "
+                 "least 8 bytes, got 4 (truncated)");
   }
   EXPECT_EQ(pos, 0u);
 }

@@ -45,8 +45,8 @@ TEST(SweepRunner, FailedWorkersBecomeErrorLines) {
   for (const Json& l : read_results(opt.results_path)) by_point[l.at("point").get<int>()] = l;
   ASSERT_EQ(by_point.size(), 4u);
   EXPECT_EQ(by_point[0].at("status"), "ok");
-  EXPECT_EQ(by_point[1].at("reason"), "bad point");
-  EXPECT_EQ(by_point[2].at("reason"), "worker process died with signal 9");
+  EXPECT_EQ(by_point[1].at("reason"), "internal error (please report it): bad point");
+  EXPECT_EQ(by_point[2].at("reason"), "worker process died with signal 9 (Killed)");
   EXPECT_EQ(by_point[3].at("reason"), "worker process returned no result");
   for (int k = 1; k <= 3; ++k) EXPECT_EQ(by_point[k].at("status"), "error");
   std::filesystem::remove_all(dir);

@@ -1,0 +1,35 @@
+#include "sim/core/exit_status.hpp"
+
+#include <exception>
+#include <filesystem>
+#include <new>
+
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+
+ExitStatus classify_current_exception() {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    return {kExitBadInput, e.what()};
+  } catch (const InfeasibleError& e) {
+    return {kExitInfeasible, e.what()};
+  } catch (const IoError& e) {
+    return {kExitIo, e.what()};
+  } catch (const PropagatedError& e) {
+    return {e.code(), e.what()};
+  } catch (const std::filesystem::filesystem_error& e) {
+    return {kExitIo, e.what()};
+  } catch (const std::bad_alloc&) {
+    // Every size read from input is bounded, so running out of memory is the machine's limit or
+    // a missing bound: either way not a crash.
+    return {kExitInternal, "out of memory (a missing input bound is a bug: please report it)"};
+  } catch (const std::exception& e) {
+    return {kExitInternal, std::string("internal error (please report it): ") + e.what()};
+  } catch (...) {
+    return {kExitInternal, "internal error (please report it): unknown exception"};
+  }
+}
+
+}  // namespace pdsim

@@ -1,0 +1,102 @@
+#include "sim/core/output_dir.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string_view>
+
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+namespace fs = std::filesystem;
+namespace {
+
+// Old pdsim versions wrote no marker; one of these files identifies their output directories.
+constexpr const char* kLegacyIndexFiles[] = {"summary.json", "compare.json", "validation.json"};
+
+bool written_by_pdsim_or_empty(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_empty(dir, ec)) return true;
+  if (fs::exists(dir / OutputDir::kMarker, ec)) return true;
+  for (const char* f : kLegacyIndexFiles)
+    if (fs::exists(dir / f, ec)) return true;
+  return false;
+}
+
+// Staging directories left by processes that no longer exist (killed mid-run).
+void remove_stale_staging(const fs::path& parent, const std::string& name) {
+  const std::string prefix = "." + name + ".staging.";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(parent, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind(prefix, 0) != 0) continue;
+    const std::string pid_text = f.substr(prefix.size());
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(pid_text);
+    if (pid == ::getpid() || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH))
+      fs::remove_all(e.path(), ec);
+  }
+}
+
+void fsync_tree(const fs::path& dir) {
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() || e.is_directory()) fsync_path(e.path().string());
+  fsync_path(dir.string());
+}
+
+}  // namespace
+
+OutputDir::OutputDir(std::string target) : target_(std::move(target)) {
+  fs::path t = fs::path(target_).lexically_normal();
+  if (t.has_filename() == false) t = t.parent_path();  // "out/x/" names out/x
+  const std::string name = t.filename().string();
+  if (name.empty() || name == "." || name == "..")
+    throw InputError(target_, "", "expected an output directory name, not '" + name + "'");
+  const fs::path parent = t.has_parent_path() ? t.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (fs::exists(t, ec) && !fs::is_directory(t, ec))
+    throw InputError(target_, "", "exists and is not a directory");
+  if (fs::is_directory(t, ec) && !written_by_pdsim_or_empty(t))
+    throw InputError(target_, "",
+                     "exists and was not written by pdsim (no " + std::string(kMarker) +
+                         "); refusing to replace it: choose another output directory");
+  fs::create_directories(parent, ec);
+  if (ec) throw IoError(parent.string(), "cannot create directory", ec.value());
+  remove_stale_staging(parent, name);
+  target_ = t.string();
+  staging_ = (parent / ("." + name + ".staging." + std::to_string(::getpid()))).string();
+  if (::mkdir(staging_.c_str(), 0755) != 0)
+    throw IoError(staging_, "cannot create the staging directory", errno);
+  write_file_atomic(staging_ + "/" + kMarker,
+                    "written by pdsim as one unit (sim/core/output_dir.hpp)\n");
+}
+
+OutputDir::~OutputDir() {
+  if (committed_) return;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);  // best effort: a leftover is removed by the next run
+}
+
+void OutputDir::commit() {
+  fsync_tree(staging_);
+  std::error_code ec;
+  if (fs::exists(target_, ec)) {
+    if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
+      throw IoError(target_, "cannot swap the new output directory into place", errno);
+  } else if (::rename(staging_.c_str(), target_.c_str()) != 0) {
+    throw IoError(target_, "cannot rename the new output directory into place", errno);
+  }
+  committed_ = true;
+  const fs::path parent =
+      fs::path(target_).has_parent_path() ? fs::path(target_).parent_path() : fs::path(".");
+  fsync_path(parent.string());
+  fs::remove_all(staging_, ec);  // now the old tree (if any)
+}
+
+}  // namespace pdsim

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Hostile and wrong inputs meet one clear error (exit 2) naming the file, the field path and
+# what was expected — never a crash, a hang, memory exhaustion, a silent default or a
+# multi-megabyte message. Usage: tests/cli/hostile_input_test.sh PDSIM SOURCE_DIR
+set -u
+PDSIM=$1; SRC=$2
+export PDSIM_DATA_DIR=$SRC
+S=$SRC/scenarios/glm51-2p2d-efa-quick.json
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# Copies of S in $T: its overlay path is relative to the scenario's directory.
+scenario_copy() { sed "s|\"\\.\\./calibrate/|\"$SRC/calibrate/|" "$S"; }
+fail=0; pass=0
+# expect NAME WANT_RC PATTERN -- command...: exit code and a line of the output; the output is
+# also one short message (a 52 MB token must not come back whole). `timeout`: a hang fails too.
+expect() {
+  local name=$1 want=$2 pat=$3; shift 4
+  local out rc
+  out=$(timeout 20 "$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out" || [ "${#out}" -gt 2000 ]; then
+    echo "FAIL $name: rc=$rc (want $want), ${#out} bytes of output:"; echo "${out:0:600}"
+    fail=$((fail+1))
+  else
+    pass=$((pass+1))
+  fi
+}
+# A regression must not take the machine's memory with it: /dev/zero runs under an address-space
+# cap (not under ASan, whose shadow memory needs terabytes of address space).
+if grep -qa __asan_init "$PDSIM"; then CAP=unlimited; else CAP=4000000; fi
+CAPPED=(bash -c 'ulimit -v "$0"; exec "$@"' "$CAP")
+# A depth bomb: N nested arrays, well-formed (the old reader parsed it, then overflowed the stack
+# copying or dumping it).
+bomb() { head -c "$1" /dev/zero | tr '\0' '['; head -c "$1" /dev/zero | tr '\0' ']'; }
+
+# 1. Depth bombs (10^6 levels) in free-form fields: scenario, catalog, profile, bench_serving.
+{ scenario_copy | sed '$d'; printf ', "tail": {"expert_skew": {"provenance": {"deep": '; bomb 1000000; printf '}}}}\n'; } > "$T/deep-scenario.json"
+expect depth-scenario 2 "deep-scenario.json: field 'tail.expert_skew.provenance.deep[0][0]" -- "$PDSIM" run "$T/deep-scenario.json"
+expect depth-scenario-limit 2 "expected JSON nested at most 128 levels deep" -- "$PDSIM" run "$T/deep-scenario.json"
+# FILE with a member "deep": <bomb> first in its provenance object.
+deep_provenance() {
+  local n; n=$(grep -n '"provenance": {$' "$1" | head -1 | cut -d: -f1)
+  head -n "$n" "$1"; printf '"deep": '; bomb 1000000; printf ',\n'; tail -n +"$((n + 1))" "$1"
+}
+deep_provenance "$SRC/models/profiles/gpu/h200-measured.json" > "$T/deep-gpu.json"
+deep_provenance "$SRC/models/catalog/llm/glm-5.1-fp8.json" > "$T/deep-model.json"
+expect depth-catalog 2 "deep-model.json: field 'provenance.deep[0][0]" -- "$PDSIM" run "$S" --set model="$T/deep-model.json"
+expect depth-profile 2 "deep-gpu.json: field 'provenance.deep[0][0]" -- "$PDSIM" run "$S" --set gpu_profile="$T/deep-gpu.json"
+{ printf '{"completed": 8, "duration": 1.0, "server_info": '; bomb 1000000; printf '}\n'; } > "$T/deep.jsonl"
+expect depth-bench-serving 2 "deep.jsonl: field 'line 1: server_info[0][0]" -- "$PDSIM" calibrate import --format bench_serving "$T/deep.jsonl"
+# 2. Only regular files of bounded size; errno text when a file cannot be opened.
+expect dev-zero-scenario 2 "/dev/zero: expected a regular file, got a device, FIFO or socket" -- "${CAPPED[@]}" "$PDSIM" run /dev/zero
+expect dev-zero-model 2 "/dev/zero: expected a regular file, got a device, FIFO or socket" -- "${CAPPED[@]}" "$PDSIM" run "$S" --set model=/dev/zero
+mkfifo "$T/fifo"
+expect fifo 2 "fifo: expected a regular file, got a device, FIFO or socket" -- "$PDSIM" run "$T/fifo"
+mkdir "$T/dir"
+expect directory 2 "dir: expected a regular file, got a directory" -- "$PDSIM" run "$T/dir"
+expect missing-errno 2 "nope.json: cannot open file for reading: No such file or directory" -- "$PDSIM" run "$T/nope.json"
+# 3. null is not "use the default".
+scenario_copy | sed 's/"request_rate": 1.0/"request_rate": null/' > "$T/null-rate.json"
+expect null-rate 2 "null-rate.json: field 'workload.request_rate': null is not allowed; omit the field to use its default" -- "$PDSIM" run "$T/null-rate.json"
+expect null-speculative 2 "field 'decode.speculative': null is not allowed; omit the field to use its default" -- "$PDSIM" run "$S" --set decode.speculative=null
+# 4. Duplicate keys.
+scenario_copy | sed 's/"seed": 1/"seed": 1, "seed": 7/' > "$T/dup.json"
+expect duplicate-key 2 "dup.json: field 'seed': duplicate key" -- "$PDSIM" run "$T/dup.json"
+# 5. --seed like "seed": a non-negative integer.
+expect seed-negative 2 "--seed: expected a non-negative integer, got '-1'" -- "$PDSIM" run "$S" --seed -1
+# 6. Physically impossible measured values.
+printf '# nccl-tests\n     1048576        262144     float     sum      -1   -42.10   24.91   43.59      0    41.80   25.09   43.90      0\n' > "$T/neg.txt"
+expect import-negative-time 2 "neg.txt: field 'line 2': expected a finite non-negative time (us)" -- "$PDSIM" calibrate import --format nccl-tests "$T/neg.txt"
+sed 's/"mean_tpot_ms": 27.5/"mean_tpot_ms": -12.6/' "$SRC/tests/data/bench_serving/pd_run.jsonl" | head -1 > "$T/neg.jsonl"
+expect validate-negative-tpot 2 "neg.jsonl: field 'line 1: mean_tpot_ms': expected a finite non-negative number" -- "$PDSIM" validate "$S" --measured "$T/neg.jsonl"
+# 7. Provenance members documented as text must be strings.
+sed 's/"provenance": {/"provenance": {"note": 5, /' "$SRC/models/profiles/gpu/h200-measured.json" > "$T/prov-gpu.json"
+expect provenance-type 2 "prov-gpu.json: field 'provenance.note': expected a string, got number" -- "$PDSIM" run "$S" --set gpu_profile="$T/prov-gpu.json"
+# 8. Offending tokens are cut short and escaped (expect() fails on outputs above 2000 bytes).
+{ printf '{"model": "'; head -c 8000000 /dev/zero | tr '\0' a; printf '\001"}'; } > "$T/long-token.json"
+expect long-token 2 "last read: '\"aaaaaaaaaa" -- "$PDSIM" run "$T/long-token.json"
+{ printf '{"'; head -c 8000000 /dev/zero | tr '\0' k; printf '": 1}'; } > "$T/long-key.json"
+expect long-key 2 "(8000000 bytes)': unknown field" -- "$PDSIM" run "$T/long-key.json"
+
+echo "hostile_input_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

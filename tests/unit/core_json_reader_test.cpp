@@ -1,0 +1,71 @@
+// JsonNode: null is never "use the default"; keys from the file are cut short in messages;
+// provenance members documented as text must be strings.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "sim/core/error.hpp"
+#include "sim/core/json_reader.hpp"
+#include "sim/core/provenance.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+JsonNode doc(const std::string& text) {
+  return JsonNode::from_json(Json::parse(text), "s.json");
+}
+
+constexpr const char* kNull =
+    "s.json: field 'workload.request_rate': null is not allowed; omit the field to use its "
+    "default";
+
+TEST(JsonReaderNull, EveryAccessorRejectsAPresentNull) {
+  const JsonNode w = doc(R"({"workload": {"request_rate": null}})").at("workload");
+  EXPECT_EQ(error_of([&] { w.has("request_rate"); }), kNull);
+  EXPECT_EQ(error_of([&] { w.at("request_rate"); }), kNull);
+  EXPECT_EQ(error_of([&] { w.num_or("request_rate", 1.0); }), kNull);
+  EXPECT_EQ(error_of([&] { w.int_or("request_rate", 1); }), kNull);
+  EXPECT_EQ(error_of([&] { w.str_or("request_rate", "inf"); }), kNull);
+  EXPECT_EQ(error_of([&] { w.bool_or("request_rate", true); }), kNull);
+  EXPECT_EQ(error_of([&] { w.num("request_rate"); }), kNull);
+  // Absent stays absent.
+  EXPECT_FALSE(w.has("num_prompts"));
+  EXPECT_EQ(w.num_or("num_prompts", 3.0), 3.0);
+}
+
+TEST(JsonReaderNull, NullableFieldsReadNullAsUnset) {
+  const JsonNode w = doc(R"({"max_concurrency": null, "b": 4})");
+  EXPECT_FALSE(w.has_nullable("max_concurrency"));
+  EXPECT_FALSE(w.has_nullable("absent"));
+  EXPECT_TRUE(w.has_nullable("b"));
+}
+
+TEST(JsonReaderNull, UnknownLongKeysAreCutInMessages) {
+  const JsonNode n = JsonNode::from_json(Json{{std::string(1000000, 'k'), 1}}, "s.json");
+  EXPECT_EQ(error_of([&] { n.expect_only({"model"}); }),
+            "s.json: field '" + std::string(40, 'k') +
+                "\xe2\x80\xa6 (1000000 bytes)': unknown field (expected one of: model)");
+}
+
+TEST(Provenance, WellKnownMembersMustBeStrings) {
+  EXPECT_EQ(read_provenance(doc(R"({"p": {"source": "x", "runs": [1], "seed": 3}})").at("p")),
+            Json::parse(R"({"source": "x", "runs": [1], "seed": 3})"));
+  EXPECT_EQ(error_of([&] { read_provenance(doc(R"({"p": {"source": 5}})").at("p")); }),
+            "s.json: field 'p.source': expected a string, got number");
+  EXPECT_EQ(error_of([&] { read_provenance(doc(R"({"p": {"note": {"a": 1}}})").at("p")); }),
+            "s.json: field 'p.note': expected a string, got object");
+  EXPECT_EQ(error_of([&] { read_provenance(doc(R"({"p": "measured"})").at("p")); }),
+            "s.json: field 'p': expected an object (where the numbers come from), got string");
+}
+
+}  // namespace
+}  // namespace pdsim

@@ -1,0 +1,79 @@
+// read_file: bounded, regular files only, errno text for open failures.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/error.hpp"
+#include "sim/core/json_reader.hpp"
+#include "sim/core/read_file.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string error_of(const std::string& path, uint64_t max_bytes = kMaxInputBytes) {
+  try {
+    read_file(path, max_bytes);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+class ReadFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        std::filesystem::temp_directory_path() / ("pdsim_read_file_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ReadFile, ReadsARegularFile) {
+  std::ofstream(path("a.json")) << "{\"x\": 1}";
+  EXPECT_EQ(read_file(path("a.json")), "{\"x\": 1}");
+  EXPECT_EQ(JsonNode::load_file(path("a.json")).at("x").integer(), 1);
+}
+
+TEST_F(ReadFile, MissingFileGivesTheErrnoText) {
+  EXPECT_EQ(error_of(path("nope.json")),
+            path("nope.json") + ": cannot open file for reading: No such file or directory");
+}
+
+TEST_F(ReadFile, DirectoryIsNotAFile) {
+  // Before: "expected valid JSON: ... unexpected end of input".
+  EXPECT_EQ(error_of(dir_.string()), dir_.string() + ": expected a regular file, got a directory");
+}
+
+TEST_F(ReadFile, FifoFailsAtOnceInsteadOfBlocking) {
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  EXPECT_EQ(error_of(path("fifo")),
+            path("fifo") + ": expected a regular file, got a device, FIFO or socket");
+}
+
+TEST_F(ReadFile, DevZeroIsRefusedInsteadOfReadUntilMemoryRunsOut) {
+  EXPECT_EQ(error_of("/dev/zero"),
+            "/dev/zero: expected a regular file, got a device, FIFO or socket");
+  try {
+    JsonNode::load_file("/dev/zero");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: expected a regular file, got a device, FIFO or socket");
+  }
+}
+
+TEST_F(ReadFile, FilesAboveTheBoundAreRefused) {
+  EXPECT_EQ(kMaxInputBytes, uint64_t{1} << 30);
+  std::ofstream(path("big")) << std::string(100, 'x');
+  EXPECT_EQ(read_file(path("big"), 100).size(), 100u);
+  EXPECT_EQ(error_of(path("big"), 99),
+            path("big") + ": expected a file of at most 99 bytes, got 100 bytes");
+}
+
+}  // namespace
+}  // namespace pdsim
