@@ -5,10 +5,21 @@
 #include <new>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 
-ExitStatus classify_current_exception() {
+namespace {
+// The last guard against a message that quotes input whole (every echo site cuts its excerpt;
+// this catches one that does not): a message is one readable line, not megabytes.
+constexpr size_t kMaxMessageBytes = 4096;
+
+ExitStatus capped(ExitStatus st) {
+  if (st.message.size() > kMaxMessageBytes) st.message = excerpt(st.message, kMaxMessageBytes);
+  return st;
+}
+
+ExitStatus classify() {
   try {
     throw;
   } catch (const InputError& e) {
@@ -30,6 +41,12 @@ ExitStatus classify_current_exception() {
   } catch (...) {
     return {kExitInternal, "internal error (please report it): unknown exception"};
   }
+}
+
+}  // namespace
+
+ExitStatus classify_current_exception() {
+  return capped(classify());
 }
 
 }  // namespace pdsim

@@ -12,6 +12,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
 
 namespace pdsim {
 namespace fs = std::filesystem;
@@ -57,7 +58,7 @@ OutputDir::OutputDir(std::string target) : target_(std::move(target)) {
   if (t.has_filename() == false) t = t.parent_path();  // "out/x/" names out/x
   const std::string name = t.filename().string();
   if (name.empty() || name == "." || name == "..")
-    throw InputError(target_, "", "expected an output directory name, not '" + name + "'");
+    throw InputError(excerpt(target_), "", "expected an output directory name, not '" + name + "'");
   const fs::path parent = t.has_parent_path() ? t.parent_path() : fs::path(".");
   std::error_code ec;
   if (fs::exists(t, ec) && !fs::is_directory(t, ec))
