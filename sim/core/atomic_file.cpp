@@ -10,8 +10,6 @@
 #include "sim/core/error.hpp"
 
 namespace pdsim {
-namespace {
-
 void write_all(int fd, const std::string& content, const std::string& path) {
   const char* p = content.data();
   size_t n = content.size();
@@ -23,8 +21,6 @@ void write_all(int fd, const std::string& content, const std::string& path) {
     n -= static_cast<size_t>(w);
   }
 }
-
-}  // namespace
 
 void fsync_path(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

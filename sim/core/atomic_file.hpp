@@ -11,6 +11,10 @@ namespace pdsim {
 // Creates parent directories as needed; throws IoError naming the path and errno on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
 
+// Writes all of `content` to `fd` (retrying short writes and EINTR); IoError naming `path` and
+// errno on failure.
+void write_all(int fd, const std::string& content, const std::string& path);
+
 // fsync of a file or directory by path; IoError on failure.
 void fsync_path(const std::string& path);
 

@@ -95,16 +95,7 @@ ResultsAppender::~ResultsAppender() {
 }
 
 void ResultsAppender::append(const Json& line) {
-  const std::string text = line.dump() + "\n";
-  const char* p = text.data();
-  size_t n = text.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd_, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw IoError(path_, "write failed", w < 0 ? errno : ENOSPC);
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
+  write_all(fd_, line.dump() + "\n", path_);
   if (::fsync(fd_) != 0) throw IoError(path_, "fsync failed", errno);
 }
 

@@ -7,17 +7,7 @@ PDSIM=$1; SRC=$2
 export PDSIM_DATA_DIR=$SRC
 S=$SRC/scenarios/glm51-2p2d-efa-quick.json
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fail=0; pass=0
-expect() {  # expect NAME WANT_RC PATTERN -- command...
-  local name=$1 want=$2 pat=$3; shift 4
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-    echo "FAIL $name: rc=$rc (want $want), output:"; echo "$out" | tail -5; fail=$((fail+1))
-  else
-    pass=$((pass+1))
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
 expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
@@ -63,5 +53,4 @@ expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tes
 expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
 "$PDSIM" run "$S" --out "$T/r3" --report "$T/r3.html" --report "$T/r3.md" >/dev/null
 if grep -q 'id="itl-cdf"' "$T/r3.html" && grep -q '## ITL distribution' "$T/r3.md"; then pass=$((pass+1)); else echo "FAIL: --report files"; fail=$((fail+1)); fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

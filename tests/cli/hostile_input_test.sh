@@ -9,20 +9,9 @@ S=$SRC/scenarios/glm51-2p2d-efa-quick.json
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # Copies of S in $T: its overlay path is relative to the scenario's directory.
 scenario_copy() { sed "s|\"\\.\\./calibrate/|\"$SRC/calibrate/|" "$S"; }
-fail=0; pass=0
-# expect NAME WANT_RC PATTERN -- command...: exit code and a line of the output; the output is
-# also one short message (a 52 MB token must not come back whole). `timeout`: a hang fails too.
-expect() {
-  local name=$1 want=$2 pat=$3; shift 4
-  local out rc
-  out=$(timeout 20 "$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out" || [ "${#out}" -gt 2000 ]; then
-    echo "FAIL $name: rc=$rc (want $want), ${#out} bytes of output:"; echo "${out:0:600}"
-    fail=$((fail+1))
-  else
-    pass=$((pass+1))
-  fi
-}
+# A hang fails too; the output must be one short message.
+EXPECT_TIMEOUT=20 EXPECT_MAX_OUTPUT=2000
+source "$(dirname "$0")/expect.sh"
 # A regression must not take the machine's memory with it: /dev/zero runs under an address-space
 # cap (not under ASan, whose shadow memory needs terabytes of address space).
 if grep -qa __asan_init "$PDSIM"; then CAP=unlimited; else CAP=4000000; fi
@@ -77,5 +66,4 @@ expect long-token 2 "last read: '\"aaaaaaaaaa" -- "$PDSIM" run "$T/long-token.js
 { printf '{"'; head -c 8000000 /dev/zero | tr '\0' k; printf '": 1}'; } > "$T/long-key.json"
 expect long-key 2 "(8000000 bytes)': unknown field" -- "$PDSIM" run "$T/long-key.json"
 
-echo "hostile_input_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish hostile_input_test

@@ -7,15 +7,8 @@ PDSIM=$1; SRC=$2
 export PDSIM_DATA_DIR=$SRC
 S=$SRC/scenarios/glm51-2p2d-efa-quick.json
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fail=0; pass=0
-expect() {  # expect NAME WANT_RC PATTERN -- command...
-  local name=$1 want=$2 pat=$3; shift 4
-  local out rc
-  out=$(timeout 60 "$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-    echo "FAIL $name: rc=$rc (want $want), output:"; echo "$out" | tail -5; fail=$((fail+1))
-  else pass=$((pass+1)); fi
-}
+EXPECT_TIMEOUT=60
+source "$(dirname "$0")/expect.sh"
 RUN=("$PDSIM" run "$S" --out "$T/o")
 # Used to abort: a deadlock report at 1e-9, bad_alloc (per-second buckets) at 1e-12 and 1e-20.
 for r in 1e-9 1e-12 1e-20; do
@@ -31,5 +24,4 @@ expect routing-samples 2 "field 'fabric.routing_samples': expected at most 10000
 # A GPU profile with a launch latency of 1e12 µs gave bad_alloc.
 sed 's/"kernel_launch_us": [0-9][0-9.e+-]*/"kernel_launch_us": 1e12/' "$SRC/models/profiles/gpu/h200-measured.json" > "$T/g.json"
 expect launch-us 2 "field 'kernel_launch_us': expected at most 1000 µs" -- "${RUN[@]}" --set gpu_profile="$T/g.json"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,17 +10,7 @@ PDSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); SRC=$2; TRIALS=${3:-20}
 export PDSIM_DATA_DIR=$SRC
 S=$SRC/scenarios/glm51-2p2d-efa-quick.json
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fail=0; pass=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL $*"; fail=$((fail+1)); }
-expect() {  # expect NAME WANT_RC PATTERN -- command...
-  local name=$1 want=$2 pat=$3; shift 4
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-    bad "$name: rc=$rc (want $want), output:"; echo "$out" | tail -5
-  else ok; fi
-}
+source "$(dirname "$0")/expect.sh"
 digest() { (cd "$1" 2>/dev/null && find . -type f | LC_ALL=C sort | xargs -r sha256sum | sha256sum | cut -c1-16) || echo absent; }
 RUN=("$PDSIM" run "$S" --set workload.num_prompts=8)
 
@@ -96,5 +86,4 @@ expect after-kills 0 "Results written" -- "${RUN[@]}" --seed 2 --out "$T/k"
 if [ -z "$(find "$T" -maxdepth 1 -name '.k.staging.*')" ] && [ "$(digest "$T/k")" = "$NEW" ]; then ok
 else bad "after-kills: stale staging left or outputs wrong"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,17 +9,7 @@ set -u
 PDSIM=$1; SRC=$2
 export PDSIM_DATA_DIR=$SRC
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-fail=0; pass=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL $*"; fail=$((fail+1)); }
-expect() {  # expect NAME WANT_RC PATTERN -- command...
-  local name=$1 want=$2 pat=$3; shift 4
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-    bad "$name: rc=$rc (want $want), output:"; echo "$out" | tail -5
-  else ok; fi
-}
+source "$(dirname "$0")/expect.sh"
 points() { grep -o '"point":[0-9]*' "$1" | sort; }
 
 # 12 points of the quick scenario cut to 6 prompts each.
@@ -101,5 +91,4 @@ JSON
 expect slo 0 "python3 -m sglang.launch_server --model-path zai-org/GLM-5.1-FP8 --tp-size 8" -- "$PDSIM" sweep "$T/slo.json" --results "$T/slo.jsonl"
 if grep -q '"max_request_rate":' "$T/slo.jsonl" && grep -q '"goodput_rps_per_gpu":' "$T/slo.jsonl"; then ok
 else bad "slo fields missing from the results line"; fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
