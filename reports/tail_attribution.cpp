@@ -47,8 +47,9 @@ Json tail_attribution_json(const Json& summary) {
   const Json& t = tail_of(summary);
   Json out = Json::object();
   if (!t.contains("top1pct")) return out;
-  out["p99_itl_ms"] = summary.value("p99_itl_ms", 0.0);
-  out["max_itl_ms"] = summary.value("max_itl_ms", 0.0);
+  // null when the run is a predicted failure (no latencies).
+  for (const char* m : {"p99_itl_ms", "max_itl_ms"})
+    out[m] = summary.contains(m) ? summary[m] : Json(0.0);
   for (const auto& k : keys(t["top1pct"]["terms_us"])) {
     const double med = get(t, {"median", "terms_us", k.c_str()}),
                  top = get(t, {"top1pct", "terms_us", k.c_str()});
@@ -66,6 +67,7 @@ Json tail_attribution_json(const Json& summary) {
   out["requests_in_iteration"] = {{"median", get(t, {"median", "requests"})},
                                   {"top1pct", get(t, {"top1pct", "mean_requests"})},
                                   {"max", get(t, {"max", "requests"})}};
+  if (t.contains("kv_overlap")) out["kv_overlap"] = t["kv_overlap"];
   return out;
 }
 
@@ -103,16 +105,27 @@ std::string tail_attribution_text(const Json& summary) {
     o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10)
       << col(ms(r["max"]), 10) << col(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"]) << "\n";
   }
+  if (a.contains("kv_overlap")) {
+    const Json& k = a["kv_overlap"];
+    o << "KV/PP flows on the decode nodes during the all-to-all: " << pct(k["iterations_share"])
+      << " of iterations (" << pct(k["samples_share"]) << " of samples); stall mean "
+      << fmt_fixed(k["stall_mean_us"].get<double>(), 1) << " us, p99 "
+      << fmt_fixed(k["stall_p99_us"].get<double>(), 1) << " us, max "
+      << fmt_fixed(k["stall_max_us"].get<double>(), 1) << " us\n";
+  }
   return o.str();
 }
 
 Json tail_compare_json(const Json& sa, const Json& sb, const std::array<std::string, 2>& names) {
   const Json a = tail_attribution_json(sa), b = tail_attribution_json(sb);
   Json out = {{"a", names[0]}, {"b", names[1]}};
-  for (const char* m : {"p99_itl_ms", "max_itl_ms"})
-    out[m] = {{"a", sa.value(m, 0.0)},
-              {"b", sb.value(m, 0.0)},
-              {"delta", sb.value(m, 0.0) - sa.value(m, 0.0)}};
+  for (const char* m : {"p99_itl_ms", "max_itl_ms"}) {
+    const Json va = sa.contains(m) ? sa[m] : Json(0.0), vb = sb.contains(m) ? sb[m] : Json(0.0);
+    out[m] = {{"a", va},
+              {"b", vb},
+              {"delta", va.is_number() && vb.is_number() ? Json(vb.get<double>() - va.get<double>())
+                                                         : Json(nullptr)}};
+  }
   for (const char* group : {"terms_us", "mechanisms_us"}) {
     std::vector<std::string> ks = keys(a.value(group, Json::object()));
     for (const auto& k : keys(b.value(group, Json::object())))
@@ -135,9 +148,12 @@ std::string tail_compare_text(const Json& sa, const Json& sb,
   o << centered(" ITL tail: B - A and its causes ", '-', 50) << "\n";
   o << "A = " << names[0] << ", B = " << names[1] << "\n";
   o << col("", 24) << col("A", 10) << col("B", 10) << "B-A\n";
-  for (const char* m : {"p99_itl_ms", "max_itl_ms"})
-    o << col(m, 24) << col(fmt_fixed(c[m]["a"], 3), 10) << col(fmt_fixed(c[m]["b"], 3), 10)
-      << (c[m]["delta"].get<double>() >= 0 ? "+" : "") << fmt_fixed(c[m]["delta"], 3) << "\n";
+  for (const char* m : {"p99_itl_ms", "max_itl_ms"}) {
+    auto f = [](const Json& v) { return v.is_number() ? fmt_fixed(v.get<double>(), 3) : "n/a"; };
+    const Json& dl = c[m]["delta"];
+    o << col(m, 24) << col(f(c[m]["a"]), 10) << col(f(c[m]["b"]), 10)
+      << (dl.is_number() && dl.get<double>() >= 0 ? "+" : "") << f(dl) << "\n";
+  }
   for (const char* view : {"top1pct", "max"}) {
     o << (std::string(view) == "top1pct" ? "worst 1% of ITL samples, mean ms:\n"
                                          : "maximum ITL sample, ms:\n");

@@ -48,6 +48,12 @@ std::string bench_text_block(const Json& s) {
   };
   auto f2 = [&s](const char* key) { return summary_fixed(s, key); };
   o += centered(" Serving Benchmark Result ", '=', 50) + "\n";
+  if (s.contains("predicted_failure")) {
+    const Json& f = s.at("predicted_failure");
+    o += "PREDICTED FAILURE at t = " + py_float_repr(f.at("at_s").get<double>()) + " s (" +
+         f.at("mechanism").get<std::string>() + "): " + f.at("cause").get<std::string>() +
+         "\nNo latencies: the run would have crashed there.\n";
+  }
   line("Backend:", plain(s, "backend"));
   line("Traffic request rate:", request_rate_text(s));
   line("Max request concurrency:", max_concurrency_text(s));

@@ -1,5 +1,6 @@
 // pdsim compare A B [--out DIR] [--seed N] [--set path=value]... [--report FILE.html|.md|.csv]...:
-// [--profile-overlay FILE]... [--param-samples N [--jobs N]]: two scenarios side by side.
+// [--profile-overlay FILE]... [--param-samples N] [--seeds N] [--jobs N]: two scenarios side by
+// side.
 #include <iostream>
 #include <memory>
 
@@ -7,6 +8,7 @@
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
+#include "reports/seed_interval_report.hpp"
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/overlay_options.hpp"
@@ -15,6 +17,7 @@
 #include "sim/core/output_dir.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
+#include "sim/sweep/seed_intervals.hpp"
 
 namespace {
 struct CompareOptions {
@@ -45,8 +48,9 @@ PDSIM_CLI_COMMAND(
         Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->fitted.overlays),
                  sb = load_run_scenario(o->b, o->sets, o->seed, o->fitted.overlays);
         Deployment da = build_deployment(sa), db = build_deployment(sb);
-        SimResults ra = simulate_isolated(da, sa.seed);
-        SimResults rb = simulate_isolated(db, sb.seed);
+        std::vector<SimResults> both =
+            simulate_isolated({&da, &db}, {sa.seed, sb.seed}, o->fitted.jobs);
+        SimResults &ra = both[0], &rb = both[1];
         const RunNames names{ra.scenario_name, rb.scenario_name};
         OutputDir out(o->out);  // written as a unit: the old comparison or this one
         const std::string dir = out.staging();
@@ -62,6 +66,20 @@ PDSIM_CLI_COMMAND(
           write_file_atomic(dir + "/uncertainty.json",
                             Json{{names[0], ia}, {names[1], ib}}.dump(2) + "\n");
         }
+        std::vector<Json> seeds;
+        if (o->fitted.seeds > 0) {
+          // Each scenario from its own seed (equal under --seed), all in one pool.
+          if (sa.seed == sb.seed) {
+            seeds =
+                seed_intervals({sa, sb}, sa.seed, o->fitted.seeds, o->fitted.jobs, {suma, sumb});
+          } else {
+            seeds = seed_intervals({sa}, sa.seed, o->fitted.seeds, o->fitted.jobs, {suma});
+            seeds.push_back(
+                seed_intervals({sb}, sb.seed, o->fitted.seeds, o->fitted.jobs, {sumb}).front());
+          }
+          write_file_atomic(dir + "/seeds.json",
+                            Json{{names[0], seeds[0]}, {names[1], seeds[1]}}.dump(2) + "\n");
+        }
         out.commit();
         for (const auto& f : o->reports)
           write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
@@ -69,6 +87,7 @@ PDSIM_CLI_COMMAND(
         if (o->fitted.param_samples > 0)
           std::cout << prediction_interval_text(suma, ia, names[0])
                     << prediction_interval_text(sumb, ib, names[1]);
+        std::cout << seed_interval_text(seeds);
         std::cout << "Results written to " << o->out << "/\n";
         return 0;
       };

@@ -1,11 +1,12 @@
 // pdsim run SCENARIO [--out DIR] [--seed N] [--set path=value]... [--report FILE.html|.md|.csv]...
-// [--profile-overlay FILE]... [--param-samples N [--jobs N]]
+// [--profile-overlay FILE]... [--param-samples N] [--seeds N] [--jobs N]
 #include <iostream>
 #include <memory>
 
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
+#include "reports/seed_interval_report.hpp"
 #include "reports/tail_attribution.hpp"
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
@@ -15,6 +16,7 @@
 #include "sim/core/output_dir.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/run_scenario.hpp"
+#include "sim/sweep/seed_intervals.hpp"
 
 namespace {
 struct RunOptions {
@@ -53,12 +55,18 @@ PDSIM_CLI_COMMAND(
           iv = pdsim::prediction_intervals(s, s.seed, o->fitted.param_samples, o->fitted.jobs);
           pdsim::write_file_atomic(out.staging() + "/uncertainty.json", iv.dump(2) + "\n");
         }
+        std::vector<pdsim::Json> seeds;
+        if (o->fitted.seeds > 0) {
+          seeds = pdsim::seed_intervals({s}, s.seed, o->fitted.seeds, o->fitted.jobs, {summary});
+          pdsim::write_file_atomic(out.staging() + "/seeds.json", seeds.front().dump(2) + "\n");
+        }
         out.commit();
         for (const auto& f : o->reports) pdsim::write_run_report(f, r, summary);
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
                   << pdsim::tail_attribution_text(summary);
         if (o->fitted.param_samples > 0)
           std::cout << pdsim::prediction_interval_text(summary, iv, r.scenario_name);
+        std::cout << pdsim::seed_interval_text(seeds);
         std::cout << "Results written to " << dir << "/\n";
         return 0;
       };

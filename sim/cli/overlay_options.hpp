@@ -1,6 +1,7 @@
 #pragma once
-// The options `run` and `compare` share for fitted profiles: --profile-overlay FILE (repeatable),
-// --param-samples N (prediction intervals from the fit's covariance) and --jobs N for those.
+// The options `run` and `compare` share for fitted profiles and intervals: --profile-overlay FILE
+// (repeatable), --param-samples N (prediction intervals from the fit's covariance), --seeds N
+// (intervals over seeds of the extreme ITL statistics) and --jobs N for those.
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <string>
@@ -11,6 +12,7 @@ namespace pdsim::cli {
 struct OverlayOptions {
   std::vector<std::string> overlays;
   int param_samples = 0;
+  int seeds = 0;
   int jobs = 1;
 };
 
@@ -22,9 +24,14 @@ inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
                  "also draw N parameter vectors from the fitted overlays' covariance and report "
                  "each metric's 5-95 % interval (uncertainty.json)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--seeds", o.seeds,
+                 "also run N seeds (the run's seed and the next N-1) and report p99 / max ITL and "
+                 "other metrics with their 5-95 % range over seeds, and the mechanism behind "
+                 "each seed's worst gap (seeds.json)")
+      ->check(CLI::NonNegativeNumber);
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
-  app.add_option("-j,--jobs", o.jobs, "worker processes for --param-samples")
+  app.add_option("-j,--jobs", o.jobs, "worker processes for --param-samples and --seeds")
       ->check(CLI::PositiveNumber);
 }
 

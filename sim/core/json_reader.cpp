@@ -1,5 +1,7 @@
 #include "sim/core/json_reader.hpp"
 
+#include <algorithm>
+
 #include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
@@ -146,14 +148,15 @@ bool JsonNode::bool_or(std::string_view key, bool def) const {
 }
 
 void JsonNode::expect_only(std::initializer_list<std::string_view> allowed) const {
+  expect_only(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void JsonNode::expect_only(const std::vector<std::string>& allowed) const {
   for (const auto& k : keys()) {
-    bool ok = false;
-    for (auto a : allowed) ok = ok || a == k;
-    if (!ok) {
-      std::string list;
-      for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      throw InputError(file_, sub_path(k), "unknown field (expected one of: " + list + ")");
-    }
+    if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw InputError(file_, sub_path(k), "unknown field (expected one of: " + list + ")");
   }
 }
 

@@ -60,6 +60,7 @@ class JsonNode {
 
   // Rejects members other than `allowed` (catches typos in hand-written files).
   void expect_only(std::initializer_list<std::string_view> allowed) const;
+  void expect_only(const std::vector<std::string>& allowed) const;
 
   [[noreturn]] void fail(const std::string& expected) const;
   const Json& raw() const { return *node_; }

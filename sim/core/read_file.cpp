@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "sim/core/error.hpp"
 
@@ -48,10 +49,11 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
   }
   out.resize(got);
   // It may also have grown since fstat (or be a /proc file that reports size 0): read the rest
-  // through a small buffer, still bounded.
-  char buf[1 << 16];
+  // through a small buffer, still bounded. On the heap: files are also read inside simulation
+  // actors, whose stacks are 64 KiB (sim/serve/simulation.cpp).
+  std::vector<char> buf(size_t{1} << 16);
   while (true) {
-    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    const ssize_t n = ::read(f.fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw IoError(path, "read failed", errno);
     if (n == 0) break;
@@ -59,7 +61,7 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
       throw InputError(path, "",
                        "expected a file of at most " + std::to_string(max_bytes) +
                            " bytes, got more (it grew while being read)");
-    out.append(buf, static_cast<size_t>(n));
+    out.append(buf.data(), static_cast<size_t>(n));
   }
   return out;
 }

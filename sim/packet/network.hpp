@@ -32,6 +32,8 @@ class Network {
 
   const ExperimentConfig& config() const { return cfg_; }
   Picoseconds base_rtt_ps() const { return base_rtt_ps_; }
+  // Transport parameters after the derived defaults (SRD timeouts from the base RTT).
+  const TransportParams& transport_params() const { return tp_; }
 
   EventList events;
   PacketPool pool;

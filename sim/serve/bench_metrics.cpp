@@ -186,6 +186,15 @@ Json bench_summary(const SimResults& r) {
   out["max_itl_ms"] = s_to_ms(max_of(s.itl_s));
   add_peaks(r, out);
 
+  // A run that a library would have aborted has no latencies (tail_mechanism.hpp).
+  if (r.extras.is_object() && r.extras.contains("failure") && !r.extras["failure"].is_null()) {
+    out["predicted_failure"] = r.extras["failure"];
+    for (auto& [k, v] : out.items())
+      if (v.is_number() && (k.size() > 3 && k.compare(k.size() - 3, 3, "_ms") == 0)) v = nullptr;
+    for (const char* k : {"duration", "completed", "request_throughput", "input_throughput",
+                          "output_throughput", "total_throughput", "concurrency"})
+      out[k] = nullptr;
+  }
   Json pd = r.extras.is_object() ? r.extras : Json::object();
   pd["seed"] = r.seed;
   pd["scenario"] = r.scenario_name;

@@ -57,8 +57,8 @@ void DecodeActor::operator()() {
       if (inst.arrived.empty()) inst.cv->wait(lk);
       continue;
     }
-    IterationTiming it =
-        timer_.time(IterationContext{di_, inst.states, w_.flows}, admitted, tail_rng);
+    IterationTiming it = timer_.time(
+        IterationContext{di_, inst.states, w_.flows, sg4::Engine::get_clock()}, admitted, tail_rng);
     sg4::this_actor::sleep_for(us_to_s(it.terms.total_us()));
     const double now = sg4::Engine::get_clock();
     int served = 0;

@@ -145,6 +145,13 @@ Json DecodeIterationTimer::stats() const {
   return j;
 }
 
+Json DecodeIterationTimer::failure() const {
+  const PredictedFailure* first = nullptr;
+  for (const auto& m : mechanisms_)
+    if (const PredictedFailure* f = m->failure(); f && (!first || f->at_s < first->at_s)) first = f;
+  return first ? first->to_json() : Json(nullptr);
+}
+
 Json DecodeIterationTimer::packet_stats() const {
   return oracle_ ? oracle_->stats() : Json(nullptr);
 }

@@ -41,6 +41,8 @@ class DecodeIterationTimer {
   const std::vector<int>& cuda_graph_bs() const { return graph_bs_; }
   Json stats() const;         // the cost model's memo and a2a term totals, the capture list
   Json packet_stats() const;  // the fidelity's all-to-all oracle; null without one
+  // The earliest failure any mechanism predicted (null when none did).
+  Json failure() const;
 
  private:
   ForwardTerms compose(const std::vector<RankState>& ranks, MechanismTerms& m, bool& graph);

@@ -94,7 +94,8 @@ uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
 }
 
 PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples,
-                                                      uint64_t seed) const {
+                                                      uint64_t seed,
+                                                      const std::vector<double>* idle) const {
   const auto& s = d_.scenario;
   const int nics = d_.instance.nics_per_node;
   Json a2a = {{"kind", "serve_a2a"},
@@ -133,10 +134,10 @@ PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int s
   for (int i = 0; i < samples; ++i) {
     Json doc = cluster_experiment(d_, base.fork(static_cast<uint64_t>(i)).next_u64());
     doc["workloads"].push_back(a2a);
-    const double idle = run_phases(doc, 1).front();
-    out.idle_us.push_back(idle);
+    const double idle_us = idle ? idle->at(static_cast<size_t>(i)) : run_phases(doc, 1).front();
+    out.idle_us.push_back(idle_us);
     if (q.flows.empty()) {
-      out.loaded_us.push_back(idle);
+      out.loaded_us.push_back(idle_us);
       continue;
     }
     for (const auto& w : bg) doc["workloads"].push_back(w);
@@ -152,8 +153,18 @@ const std::vector<double>& PacketPhaseOracle::excess_us(const PhaseQuery& raw) {
   if (it != memo_.end()) return it->second;
   std::vector<double> ex(static_cast<size_t>(samples_), 0.0);
   if (!q.flows.empty()) {
-    const Paired p = simulate(q, samples_, sample_seed(q));
-    packet_runs_ += 2L * samples_;
+    // The idle runs depend on the idle key only (same seed, no background): shared by every
+    // background seen with the same phase, node and tokens.
+    PhaseQuery idle_q = q;
+    idle_q.flows.clear();
+    auto idle = idle_memo_.find(key(idle_q));
+    if (idle == idle_memo_.end()) {
+      idle =
+          idle_memo_.emplace(key(idle_q), simulate(idle_q, samples_, sample_seed(q)).idle_us).first;
+      packet_runs_ += samples_;
+    }
+    const Paired p = simulate(q, samples_, sample_seed(q), &idle->second);
+    packet_runs_ += samples_;
     for (size_t i = 0; i < ex.size(); ++i) ex[i] = p.loaded_us[i] - p.idle_us[i];
   }
   return memo_.emplace(k, std::move(ex)).first->second;

@@ -64,8 +64,10 @@ class PacketPhaseOracle {
   struct Paired {
     std::vector<double> loaded_us, idle_us;
   };
-  // Direct packet simulation of q as given (no quantisation).
-  Paired simulate(const PhaseQuery& q, int samples, uint64_t seed) const;
+  // Direct packet simulation of q as given (no quantisation); `idle`, when given, holds the idle
+  // runs of these samples already (they are not run again).
+  Paired simulate(const PhaseQuery& q, int samples, uint64_t seed,
+                  const std::vector<double>* idle = nullptr) const;
   uint64_t sample_seed(const PhaseQuery& quantised) const;
 
   // One decode iteration: `verify_layers` phase pairs with verify tokens, then (EAGLE) one
@@ -84,6 +86,7 @@ class PacketPhaseOracle {
   uint64_t seed_;
   int samples_;
   std::map<std::string, std::vector<double>> memo_;
+  std::map<std::string, std::vector<double>> idle_memo_;  // idle key → idle phase µs per sample
   long packet_runs_ = 0, draws_ = 0;
 };
 

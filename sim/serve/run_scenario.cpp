@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
+#include "sim/core/process_pool.hpp"
 #include "sim/serve/simulation.hpp"
 
 namespace pdsim {
@@ -77,6 +79,26 @@ SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
       throw std::runtime_error(std::string("simulation failed: ") + e.what());
     }
   }));
+}
+
+std::vector<SimResults> simulate_isolated(const std::vector<const Deployment*>& runs,
+                                          const std::vector<uint64_t>& seeds, int jobs) {
+  std::vector<Json> out(runs.size());
+  std::vector<TaskOutcome> failed(runs.size());
+  run_in_processes(
+      runs.size(), jobs, [&](size_t i) { return results_to_json(simulate(*runs[i], seeds[i])); },
+      [&](size_t i, TaskOutcome o) {
+        if (o.ok)
+          out[i] = std::move(o.result);
+        else
+          failed[i] = std::move(o);
+      },
+      "simulation");
+  for (const auto& f : failed)
+    if (!f.error.empty()) throw PropagatedError(f.code, "simulation failed: " + f.error);
+  std::vector<SimResults> r;
+  for (const auto& j : out) r.push_back(results_from_json(j));
+  return r;
 }
 
 Scenario load_run_scenario(const std::string& path, const std::vector<std::string>& set_overrides,

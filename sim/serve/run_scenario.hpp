@@ -16,6 +16,9 @@ Json results_to_json(const SimResults& r);
 SimResults results_from_json(const Json& j);
 
 SimResults simulate_isolated(const Deployment& d, uint64_t seed);
+// Several simulations, each in its own child, at most `jobs` at once; results in input order.
+std::vector<SimResults> simulate_isolated(const std::vector<const Deployment*>& runs,
+                                          const std::vector<uint64_t>& seeds, int jobs);
 // Scenario file + "--set" overrides + optional seed override (else the scenario's seed) + profile
 // overlay files added after the scenario's own (`--profile-overlay`, paths as given).
 SimResults run_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,

@@ -246,7 +246,8 @@ Scenario parse_scenario(const JsonNode& n) {
   s.prefill = parse_prefill(n.at("prefill"));
   s.decode = parse_decode(n.at("decode"));
   s.workload = parse_workload(n.at("workload"));
-  if (n.has("tail")) s.tail = parse_tail(n.at("tail"));
+  // Parsed when absent too: defaults of some mechanisms come from profile files.
+  s.tail = parse_tail(n.has("tail") ? n.at("tail") : JsonNode::from_json(Json::object(), n.file()));
   if (n.has("seed")) {
     int64_t seed = n.at("seed").integer();
     if (seed < 0) n.at("seed").fail("expected a non-negative integer");

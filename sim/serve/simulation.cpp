@@ -116,7 +116,10 @@ SimResults simulate(const Deployment& d, uint64_t seed) {
                                    // and a guard page costs an mprotect (a TLB flush). The
                                    // reference and quick scenarios (analytic and packet) run in
                                    // 16 KiB stacks with guard pages on (4 KiB overflows), so
-                                   // 64 KiB without a guard page leaves a 4x margin.
+                                   // 64 KiB without a guard page leaves a 4x margin. Nothing
+                                   // reachable from an actor may put large buffers on the stack
+                                   // (read_file once did: a topology file read at packet
+                                   // fidelity overflowed silently into the heap).
                                    "--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0"};
 #ifdef PDSIM_SANITIZE
   args.push_back("--cfg=contexts/factory:thread");  // raw context switches confuse ASan

@@ -1,5 +1,7 @@
 #include "sim/serve/tail_log.hpp"
 
+#include "sim/core/stats.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -98,6 +100,28 @@ Json summary_of(const Log& log, int worst_listed) {
     out["all"][names[k]] = Json{{"fired_fraction", a[0] / samples},
                                 {"mean_when_fired_us", a[0] > 0 ? a[1] / a[0] : 0.0},
                                 {"max_us", a[2]}};
+  }
+  // PFC / congestion spreading needs a flow on the decode nodes' paths during the all-to-all:
+  // how often decode iterations overlapped a KV / PP flow there, and the stall it caused
+  // (fabric_background, packet fidelity; 0 at analytic fidelity).
+  {
+    const MechanismId bg = mechanism_id("fabric_background");
+    std::vector<double> stall;
+    double w = 0;
+    for (const IterationRecord* r : order)
+      if (r->mech.loaded_phases > 0) {
+        stall.push_back(r->mech[bg]);
+        w += r->requests;
+      }
+    std::sort(stall.begin(), stall.end());
+    out["kv_overlap"] = Json{
+        {"iterations_share", static_cast<double>(stall.size()) / static_cast<double>(order.size())},
+        {"samples_share", w / samples},
+        {"stall_mean_us", stall.empty() ? 0.0
+                                        : std::accumulate(stall.begin(), stall.end(), 0.0) /
+                                              static_cast<double>(stall.size())},
+        {"stall_p99_us", stall.empty() ? 0.0 : percentile_sorted(stall, 99)},
+        {"stall_max_us", stall.empty() ? 0.0 : stall.back()}};
   }
   out["median"] = record_json(*median);
   out["top1pct"] = top;

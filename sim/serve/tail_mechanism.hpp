@@ -12,8 +12,10 @@
 // live in the scenario's `tail` section (tail_config.hpp) with their provenance; a mechanism with
 // no published or measured figure behind it stays off by default.
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "sim/core/json_reader.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/serve/deployment.hpp"
@@ -38,6 +40,17 @@ struct IterationContext {
   int instance = 0;
   const std::vector<RankState>& ranks;
   const FlowTracker& flows;  // KV / PP flows in flight
+  double now_s = 0;          // simulated time at the iteration's start
+};
+
+// A wait that exceeds what a library tolerates: the run would have crashed there (reported
+// instead of latencies, results.hpp).
+struct PredictedFailure {
+  std::string mechanism;  // the tail mechanism whose wait it was
+  std::string cause;      // what the library does, and why
+  double at_s = 0;        // simulated time of the iteration
+  double waited_s = 0;    // the wait when the library gave up
+  Json to_json() const;
 };
 
 class TailMechanism {
@@ -45,6 +58,8 @@ class TailMechanism {
   virtual ~TailMechanism() = default;
   // Adds this iteration's delay to `t` and records it in `m` (its own slot).
   virtual void apply(const IterationContext& c, ForwardTerms& t, MechanismTerms& m, Rng& rng) = 0;
+  // The first failure this mechanism predicted in the run, if any.
+  virtual const PredictedFailure* failure() const { return nullptr; }
 };
 
 using TailMechanismRegistry = Registry<TailMechanism, const MechanismEnv&>;

@@ -13,4 +13,5 @@ for s in glm51-2p2d-efa glm51-2p2d-roce; do
   done
 done
 if [ -x tests/bench/packet_bench.sh ]; then tests/bench/packet_bench.sh "$B"; fi
+if [ -x tests/bench/tail_seeds_bench.sh ]; then tests/bench/tail_seeds_bench.sh "$B/pdsim" 3 2; fi
 if [ -x tests/bench/calibrate_serving_bench.sh ]; then tests/bench/calibrate_serving_bench.sh "$B/pdsim" 3 2; fi

@@ -61,14 +61,15 @@ TEST(Registries, FamiliesListTheirMembersByName) {
   EXPECT_EQ(FabricFidelityRegistry::instance().names(), "analytic, packet");
   EXPECT_EQ(RouterPolicyRegistry::instance().names(), "round-robin");
   EXPECT_EQ(AdmissionPolicyRegistry::instance().names(), "all-arrived, one-per-rank");
-  EXPECT_EQ(mechanism_names(), (std::vector<std::string>{"batch_jump", "cuda_graph_miss",
-                                                         "dp_imbalance", "expert_imbalance",
-                                                         "fabric_background", "scheduler_hiccup"}));
-  EXPECT_EQ(mechanism_id("dp_imbalance"), 2u);
-  EXPECT_THROW(mechanism_id("gc_pause"), std::logic_error);
+  EXPECT_EQ(mechanism_names(),
+            (std::vector<std::string>{"admission_work", "batch_jump", "cuda_graph_miss",
+                                      "dp_imbalance", "expert_imbalance", "fabric_background",
+                                      "gc_pause", "link_errors", "path_flap", "scheduler_hiccup"}));
+  EXPECT_EQ(mechanism_id("dp_imbalance"), 3u);
+  EXPECT_THROW(mechanism_id("pfc_storm"), std::logic_error);
   MechanismTerms m;
   m["fabric_background"] = 7.5;
-  EXPECT_EQ(m[4], 7.5);
+  EXPECT_EQ(m[5], 7.5);
   EXPECT_EQ(m.named().at("fabric_background"), 7.5);
   EXPECT_EQ(m.named().at("batch_jump"), 0.0);
 }
