@@ -182,6 +182,33 @@ TEST(TailEvents, GcPausesFromTheirPublishedProfileRaiseTheTail) {
   EXPECT_THROW(run("efa", {"tail.gc_pauses.enabled=true"}), InputError);  // no parameters' source
 }
 
+TEST(TailEvents, AdmissionWorkOffLowersTheMaximum) {
+  // All 48 requests at once: admissions pile up at the first iterations.
+  const std::string burst = "workload.request_rate=inf";
+  const Json off = run("efa", {burst});
+  const Json on = run("efa", {burst,
+                              "tail.admission_work={\"enabled\":true,\"us_per_request\":"
+                              "5000" +
+                                  kProv + "}"});
+  EXPECT_GT(fired(on, "admission_work"), 0.0);
+  EXPECT_GT(num(on, "max_itl_ms"), num(off, "max_itl_ms"));
+  EXPECT_EQ(fired(off, "admission_work"), 0.0);
+}
+
+TEST(TailEvents, KvOverlapIsCountedOnlyWhereTheAllToAllSawAFlow) {
+  const std::vector<std::string> burst = {"workload.request_rate=inf"};
+  auto overlap = [](const Json& s) { return s.at("pdsim").at("tail").at("kv_overlap"); };
+  const Json analytic = overlap(run("roce", burst));
+  EXPECT_EQ(analytic["iterations_share"].get<double>(), 0.0);  // no all-to-all oracle
+  std::vector<std::string> packet = burst;
+  packet.push_back("fabric.fidelity=packet");
+  const Json k = overlap(run("roce", packet));
+  EXPECT_GT(k["iterations_share"].get<double>(), 0.0);
+  EXPECT_LE(k["iterations_share"].get<double>(), 1.0);
+  EXPECT_LE(k["stall_p99_us"].get<double>(), k["stall_max_us"].get<double>());
+  EXPECT_LE(k["stall_mean_us"].get<double>(), k["stall_max_us"].get<double>());
+}
+
 TEST(TailEvents, ProfileValuesChangedWithoutASourceAreRefused) {
   // The resolved scenario carries the profile's values apart (from_profile): naming another
   // profile takes that profile's values and source.
