@@ -96,11 +96,17 @@ Json cluster_experiment(const Deployment& d, uint64_t seed) {
               {"workloads", Json::array()}};
 }
 
-void check_cluster_fabric(const Deployment& d) {
+std::unique_ptr<packet::Network> cluster_network(const Deployment& d) {
   Json doc = cluster_experiment(d, d.scenario.seed);
+  // An experiment needs a workload; this one is never run.
   doc["workloads"].push_back({{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1}});
-  packet::Network net(packet::parse_experiment(
+  return std::make_unique<packet::Network>(packet::parse_experiment(
       JsonNode::from_json(std::move(doc), d.scenario.file + " (packet fabric)")));
+}
+
+void check_cluster_fabric(const Deployment& d) {
+  const auto net_ptr = cluster_network(d);
+  const packet::Network& net = *net_ptr;
   if (net.nodes() < cluster_nodes(d))
     throw InputError(d.scenario.file, "cluster.topology_file",
                      "expected at least " + std::to_string(cluster_nodes(d)) +

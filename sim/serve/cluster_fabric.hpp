@@ -12,7 +12,10 @@
 //            UltraCluster network as non-blocking; no per-layer link counts are published).
 // Transport from the fabric profile (srd | rc); switches ECN on, PFC on for rc; every other
 // packet-engine parameter keeps its documented default (sim/packet/README.md).
+#include <memory>
+
 #include "sim/core/json_reader.hpp"
+#include "sim/packet/network.hpp"
 #include "sim/serve/deployment.hpp"
 
 namespace pdsim {
@@ -25,5 +28,7 @@ Json cluster_experiment(const Deployment& d, uint64_t seed);
 // Builds the fabric once, so that a bad topology file fails before anything is simulated
 // (InputError naming the scenario field or the topology file's field).
 void check_cluster_fabric(const Deployment& d);
+// The cluster's packet fabric, built and not run (its derived base RTT and transport timeouts).
+std::unique_ptr<packet::Network> cluster_network(const Deployment& d);
 
 }  // namespace pdsim

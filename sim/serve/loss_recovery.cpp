@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "sim/core/units.hpp"
-#include "sim/packet/experiment.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/serve/cluster_fabric.hpp"
 
@@ -49,12 +48,9 @@ LossRecovery a2a_loss_recovery(const Deployment& d) {
     throw InputError(d.scenario.file, "tail.link_errors.a2a_library",
                      "a library on the fabric's transport '" + d.fabric.transport + "' ('" +
                          r.lib.name + "' uses '" + r.lib.transport + "')");
-  Json doc = cluster_experiment(d, d.scenario.seed);
-  doc["workloads"].push_back({{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1}});  // unrun
-  packet::Network net(packet::parse_experiment(
-      JsonNode::from_json(std::move(doc), d.scenario.file + " (packet fabric)")));
-  const packet::TransportParams& tp = net.transport_params();
-  r.rtt_us = ps_to_us(net.base_rtt_ps());
+  const auto net = cluster_network(d);
+  const packet::TransportParams& tp = net->transport_params();
+  r.rtt_us = ps_to_us(net->base_rtt_ps());
   r.srd_rto_us = ps_to_us(tp.srd_min_rto_ps);
   r.packet_us =
       static_cast<double>(tp.mtu_bytes + tp.header_bytes) * 8 / (d.instance.nic_gbps * 1e3);
