@@ -23,7 +23,7 @@ def main():
     d = pathlib.Path(sys.argv[1])
     problems = []
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else \
-        ["proxy", "launch", "hbm", "gemm", "attention", "nvlink", "ep", "collectives", "nccl"]
+        ["proxy", "launch", "hbm", "gemm", "attention", "prefill", "nvlink", "ep", "collectives", "nccl"]
     for name in names:
         f = d / f"raw-{name}.json"
         if not f.exists():

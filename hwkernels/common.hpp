@@ -208,5 +208,6 @@ std::string bench_nvlink(const Options& o);
 std::string bench_ep(const Options& o);           // ep_a2a.cu
 std::string bench_collectives(const Options& o);  // collectives.cu
 std::string bench_nccl(const Options& o);         // nccl_allreduce.cu
+std::string bench_prefill(const Options& o);      // prefill.cu
 
 }  // namespace hw

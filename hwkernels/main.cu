@@ -1,7 +1,7 @@
 // pdsim-hwbench: runs the H200 microbenchmarks and writes one raw-results JSON per benchmark
 // (raw-<name>.json) plus the machine context (raw-context.json) into --out.
 // Usage: pdsim-hwbench --out DIR [--only
-// proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl]
+// proxy,launch,hbm,gemm,attention,prefill,nvlink,ep,collectives,nccl]
 //        [--quick]
 #include <cublasLt.h>
 
@@ -58,7 +58,7 @@ std::string context(const hw::Options& o) {
 
 int main(int argc, char** argv) {
   hw::Options o;
-  std::string out, only = "proxy,launch,hbm,gemm,attention,nvlink,ep,collectives,nccl";
+  std::string out, only = "proxy,launch,hbm,gemm,attention,prefill,nvlink,ep,collectives,nccl";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") {
@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
       {"hbm", hw::bench_hbm},
       {"gemm", hw::bench_gemm},
       {"attention", hw::bench_attention},
+      {"prefill", hw::bench_prefill},
       {"nvlink", hw::bench_nvlink},
       {"ep", hw::bench_ep},
       {"collectives", hw::bench_collectives},

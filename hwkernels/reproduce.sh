@@ -28,7 +28,7 @@ q=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.dr
 } >"$RESULTS/env.txt"
 
 status=0
-for b in proxy launch hbm gemm attention nvlink ep collectives nccl; do
+for b in proxy launch hbm gemm attention prefill nvlink ep collectives nccl; do
   "$BUILD/pdsim-hwbench" --only "$b" --out "$RESULTS" 2>&1 | tee -a "$LOG" || status=1
   nvidia-smi --query-gpu=$q --format=csv,noheader | sed "s/^/smi_after_$b=/" >>"$RESULTS/env.txt"
 done

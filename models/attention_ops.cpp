@@ -6,7 +6,8 @@
 // Causal pairs of a request, Σ_{i=1..q} (c + i) = qc + q(q+1)/2; with DSA each query token
 // attends only min(c + i, K) of them. CP round-robin gives every CP rank 1/cp of the pairs.
 // Efficiency lookups: attention_decode at the mean cached context c, attention_prefill at the
-// chunk's new tokens Σ q, indexer_scan at the mean keys scanned per request (c + q).
+// chunk's new tokens Σ q, indexer_scan (decode) or indexer_prefill (prefill, where the profile has
+// it) at the mean keys scanned per request (c + q).
 #include <algorithm>
 #include <cmath>
 
@@ -66,8 +67,11 @@ void indexer(const ModelConfig& m, const Roofline& rf, const AttnShape& s, const
   out.add(rf.gemm("indexer.weights_proj", "attention", T, ih, m.hidden, false, blk));
   double pairs = t.dense / s.cp;
   double bytes = t.keys * indexer_kv_bytes_per_token_layer(m) + pairs * kFp32Bytes * 2;
+  // A prefill chunk's logits are a compute-bound FP8 GEMM per request, not decode's key stream.
+  const GpuProfile& p = rf.profile();
+  const bool prefill_curve = !s.decode && !p.indexer_prefill.x.empty();
   out.add(rf.op("indexer.scan", "attention", 2 * ih * id * pairs, bytes, Roofline::Peak::fp8,
-                rf.profile().indexer_scan, t.mean_keys));
+                prefill_curve ? p.indexer_prefill : p.indexer_scan, t.mean_keys));
 }
 
 void mla(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s, StepCost& out) {

@@ -54,9 +54,9 @@ GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& 
 GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {
   JsonNode n = JsonNode::from_json(doc, file);
   n.expect_only({"schema", "name", "gpu", "provenance", "gemm_bf16", "gemm_fp8", "grouped_gemm_fp8",
-                 "hbm_stream", "attention_decode", "indexer_scan", "attention_prefill",
-                 "kernel_launch_us", "graph_kernel_us", "nvlink_GBps", "host_signal_rtt_us",
-                 "intranode", "measurements"});
+                 "hbm_stream", "attention_decode", "indexer_scan", "indexer_prefill",
+                 "attention_prefill", "kernel_launch_us", "graph_kernel_us", "nvlink_GBps",
+                 "host_signal_rtt_us", "intranode", "measurements"});
   if (n.at("schema").string() != "pdsim.gpu_profile/1")
     n.at("schema").fail("expected \"pdsim.gpu_profile/1\"");
   GpuProfile p;
@@ -69,6 +69,7 @@ GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {
   p.hbm_stream = parse_curve(n.at("hbm_stream"));
   p.attention_decode = parse_curve(n.at("attention_decode"));
   p.indexer_scan = parse_curve(n.at("indexer_scan"));
+  if (n.has("indexer_prefill")) p.indexer_prefill = parse_curve(n.at("indexer_prefill"));
   p.attention_prefill = parse_curve(n.at("attention_prefill"));
   // Per-kernel and signal latencies are microseconds on every GPU measured (H200: ~5 µs); 1 ms is
   // 200x that. A larger value is a unit mistake (ms or ns for µs), not a GPU.

@@ -26,10 +26,13 @@ struct GpuProfile {
   Json provenance;
   EfficiencyCurve gemm_bf16;  // x = tokens (GEMM M); efficiency vs max(flop, byte) roofline
   EfficiencyCurve gemm_fp8;
-  EfficiencyCurve grouped_gemm_fp8;   // x = tokens per expert
-  EfficiencyCurve hbm_stream;         // x = bytes moved by the kernel; achieved / datasheet HBM
-  EfficiencyCurve attention_decode;   // x = context tokens; memory-bound MLA decode
-  EfficiencyCurve indexer_scan;       // x = context tokens
+  EfficiencyCurve grouped_gemm_fp8;  // x = tokens per expert
+  EfficiencyCurve hbm_stream;        // x = bytes moved by the kernel; achieved / datasheet HBM
+  EfficiencyCurve attention_decode;  // x = context tokens; memory-bound MLA decode
+  EfficiencyCurve indexer_scan;      // x = context tokens; decode (one query token per request)
+  // x = keys per request (c + q) of a prefill chunk; compute-bound logits of every query token.
+  // Optional: absent (empty), prefill uses indexer_scan.
+  EfficiencyCurve indexer_prefill;
   EfficiencyCurve attention_prefill;  // x = tokens in chunk; compute-bound prefill attention
   double kernel_launch_us = 0;        // eager launch, per kernel
   double graph_kernel_us = 0;         // CUDA-graph replay, per kernel

@@ -67,6 +67,29 @@ TEST(ModelsCatalog, WrongTypeNamesFieldPath) {
   }
 }
 
+TEST(ModelsCatalog, OptionalPrefillIndexerCurveIsReadAndChecked) {
+  const std::string head = R"({"schema":"pdsim.gpu_profile/1",
+    "name":"x","gpu":"h200","provenance":{},
+    "gemm_bf16":{"x":[1],"eff":[1.0],"x_unit":"t"},"gemm_fp8":{"x":[1],"eff":[1.0],"x_unit":"t"},
+    "grouped_gemm_fp8":{"x":[1],"eff":[1.0],"x_unit":"t"},"hbm_stream":{"x":[1],"eff":[1.0],"x_unit":"t"},
+    "attention_decode":{"x":[1],"eff":[1.0],"x_unit":"t"},"indexer_scan":{"x":[1],"eff":[1.0],"x_unit":"t"},
+    "attention_prefill":{"x":[1],"eff":[1.0],"x_unit":"t"},"kernel_launch_us":0,"graph_kernel_us":0,
+    "nvlink_GBps":0,"host_signal_rtt_us":0,"measurements":{})";
+  EXPECT_TRUE(load_gpu_profile(write_temp("p0.json", head + "}")).indexer_prefill.x.empty());
+  GpuProfile p = load_gpu_profile(write_temp(
+      "p1.json",
+      head + R"(,"indexer_prefill":{"x":[16384,131072],"eff":[0.3,0.4],"x_unit":"t"}})"));
+  EXPECT_EQ(p.indexer_prefill.x, (std::vector<double>{16384, 131072}));
+  EXPECT_EQ(p.indexer_prefill.eff, (std::vector<double>{0.3, 0.4}));
+  try {
+    load_gpu_profile(write_temp(
+        "p2.json", head + R"(,"indexer_prefill":{"x":[16384],"eff":[1.5],"x_unit":"t"}})"));
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "indexer_prefill.eff[0]");
+  }
+}
+
 TEST(ModelsCatalog, ValidatesModelFields) {
   std::string base = R"({"schema":"pdsim.model/1","name":"t","num_layers":2,"hidden":64,
     "dense_intermediate":128,"moe_intermediate":32,"n_routed_experts":4,"top_k":TOPK,"vocab":100,

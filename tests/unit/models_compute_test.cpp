@@ -126,6 +126,36 @@ TEST(ModelsCompute, PrefillCpSplitsTokensAndPairs) {
   EXPECT_THROW(glm_h200().prefill_chunk({{0, 16384}}, l), InfeasibleError);
 }
 
+TEST(ModelsCompute, PrefillIndexerUsesItsOwnCurveDecodeKeepsTheScan) {
+  // The chunk of PrefillCpSplitsTokensAndPairs: indexer flops 137,447,342,080 per GPU; bytes:
+  // keys 16384·132 = 2,162,688 + logits 16,778,240·8 = 134,225,920 → 136,388,608.
+  // FP8 compute 137,447,342,080 / 1979e12 = 69.453 µs > memory 28.414 µs: compute bound.
+  // indexer_prefill 0.5 (x = 16384 keys) → 138.906 µs; indexer_scan (1.0) stays decode's.
+  GpuProfile p = load_gpu_profile("h200-datasheet");
+  p.indexer_prefill.x = {16384};
+  p.indexer_prefill.eff = {0.5};
+  p.indexer_scan.eff = {0.25};
+  ComputeModel m(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
+  PrefillLayout l;
+  l.tp = 8;
+  l.cp = 8;
+  l.ep = 8;
+  l.first_layer = 10;
+  l.num_layers = 1;
+  const OpCost& s = find(m.prefill_chunk({{0, 16384}}, l), "indexer.scan");
+  EXPECT_DOUBLE_EQ(s.bytes, 136388608.0);
+  EXPECT_TRUE(s.compute_bound);
+  EXPECT_NEAR(s.time_us, 137447342080.0 / 1979e12 / 0.5 * 1e6, 1e-9);
+  // Decode (GlmDecodeIndexerScansWholeContext's batch, memory bound) reads indexer_scan: /0.25.
+  const OpCost& d = find(m.decode_attention_layer(batch()), "indexer.scan");
+  EXPECT_NEAR(d.time_us, 65602432.0 / 4.8e12 / 0.25 * 1e6, 1e-9);
+  // Without indexer_prefill, prefill falls back to indexer_scan.
+  p.indexer_prefill = EfficiencyCurve{};
+  ComputeModel f(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
+  EXPECT_NEAR(find(f.prefill_chunk({{0, 16384}}, l), "indexer.scan").time_us,
+              137447342080.0 / 1979e12 / 0.25 * 1e6, 1e-9);
+}
+
 TEST(ModelsCompute, DraftStepNeedsMtp) {
   ComputeModel kimi(load_model("kimi-k2"), load_gpu("h200"), load_gpu_profile("h200-datasheet"),
                     KvDtype::bf16);
