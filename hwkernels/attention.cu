@@ -130,15 +130,6 @@ __global__ void mla_combine(const float* __restrict__ part, int splits, float* _
   }
 }
 
-__device__ __forceinline__ void mma_e4m3(float (&c)[4], unsigned a0, unsigned a1, unsigned a2,
-                                         unsigned a3, unsigned b0, unsigned b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-      "{%8,%9}, {%0,%1,%2,%3};"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
 // grid (splits, batch), 4 warps; a warp scores 16 tokens per step. The dot product is order-free,
 // so lane (g, c) loads whole 16-byte pieces of its rows and the query fragment is permuted to
 // match: in k-step s, A/B k-slots 4c..4c+3 hold dims 16c+4s.., slots 16+4c.. hold dims 64+16c+4s..

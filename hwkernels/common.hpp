@@ -194,6 +194,17 @@ __host__ __device__ inline float hscale(unsigned long long idx, unsigned long lo
   return 0.5f + 0.75f * (hval(idx, seed) + 1.0f);  // [0.5, 2)
 }
 
+// FP8 e4m3 mma.sync (m16n8k32, fp32 accumulate). On sm_90 ptxas lowers it to fp8->fp16 unpacks
+// and fp16 HMMA (no FP8 datapath for mma.sync on Hopper; wgmma has one).
+__device__ __forceinline__ void mma_e4m3(float (&c)[4], unsigned a0, unsigned a1, unsigned a2,
+                                         unsigned a3, unsigned b0, unsigned b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
 // Benchmarks: each returns one JSON object of raw tables; `quick` shrinks sizes for a smoke run.
 struct Options {
   bool quick = false;

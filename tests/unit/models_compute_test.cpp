@@ -104,18 +104,24 @@ TEST(ModelsCompute, GlmDecodeLmHead) {
   EXPECT_DOUBLE_EQ(d.flops, 2.0 * 16 * 24576 * 6144);
 }
 
-TEST(ModelsCompute, PrefillCpSplitsTokensAndPairs) {
-  // One 16,384-token chunk, no prefix, CP8 (TP8 → attention TP 1), EP8, one MoE layer.
-  // Each GPU: 2048 query tokens; indexer pairs 16384·16385/2 / 8 = 134,225,920 / 8 = 16,778,240;
-  // indexer flops 2·32·128·16,778,240 = 137,447,342,080.
-  // Routed experts: 32 local experts × 16384·8/256 = 512 tokens each → gate_up flops
-  // 2·(32·512)·4096·6144 = 824,633,720,832.
+// TP8 → attention TP 1 under CP8, EP8, one MoE layer (layer 10).
+PrefillLayout cp8_one_moe_layer() {
   PrefillLayout l;
   l.tp = 8;
   l.cp = 8;
   l.ep = 8;
   l.first_layer = 10;
   l.num_layers = 1;
+  return l;
+}
+
+TEST(ModelsCompute, PrefillCpSplitsTokensAndPairs) {
+  // One 16,384-token chunk, no prefix, CP8 (TP8 → attention TP 1), EP8, one MoE layer.
+  // Each GPU: 2048 query tokens; indexer pairs 16384·16385/2 / 8 = 134,225,920 / 8 = 16,778,240;
+  // indexer flops 2·32·128·16,778,240 = 137,447,342,080.
+  // Routed experts: 32 local experts × 16384·8/256 = 512 tokens each → gate_up flops
+  // 2·(32·512)·4096·6144 = 824,633,720,832.
+  PrefillLayout l = cp8_one_moe_layer();
   StepCost c = glm_h200().prefill_chunk({{0, 16384}}, l);
   EXPECT_DOUBLE_EQ(find(c, "indexer.scan").flops, 137447342080.0);
   EXPECT_DOUBLE_EQ(find(c, "experts.gate_up").flops, 824633720832.0);
@@ -136,12 +142,7 @@ TEST(ModelsCompute, PrefillIndexerUsesItsOwnCurveDecodeKeepsTheScan) {
   p.indexer_prefill.eff = {0.5};
   p.indexer_scan.eff = {0.25};
   ComputeModel m(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
-  PrefillLayout l;
-  l.tp = 8;
-  l.cp = 8;
-  l.ep = 8;
-  l.first_layer = 10;
-  l.num_layers = 1;
+  const PrefillLayout l = cp8_one_moe_layer();
   const OpCost& s = find(m.prefill_chunk({{0, 16384}}, l), "indexer.scan");
   EXPECT_DOUBLE_EQ(s.bytes, 136388608.0);
   EXPECT_TRUE(s.compute_bound);
