@@ -143,18 +143,20 @@ TEST(ModelsCompute, PrefillIndexerUsesItsOwnCurveDecodeKeepsTheScan) {
   p.indexer_scan.eff = {0.25};
   ComputeModel m(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
   const PrefillLayout l = cp8_one_moe_layer();
-  const OpCost& s = find(m.prefill_chunk({{0, 16384}}, l), "indexer.scan");
+  const StepCost chunk = m.prefill_chunk({{0, 16384}}, l);
+  const OpCost& s = find(chunk, "indexer.scan");
   EXPECT_DOUBLE_EQ(s.bytes, 136388608.0);
   EXPECT_TRUE(s.compute_bound);
   EXPECT_NEAR(s.time_us, 137447342080.0 / 1979e12 / 0.5 * 1e6, 1e-9);
   // Decode (GlmDecodeIndexerScansWholeContext's batch, memory bound) reads indexer_scan: /0.25.
-  const OpCost& d = find(m.decode_attention_layer(batch()), "indexer.scan");
+  const StepCost decode = m.decode_attention_layer(batch());
+  const OpCost& d = find(decode, "indexer.scan");
   EXPECT_NEAR(d.time_us, 65602432.0 / 4.8e12 / 0.25 * 1e6, 1e-9);
   // Without indexer_prefill, prefill falls back to indexer_scan.
   p.indexer_prefill = EfficiencyCurve{};
   ComputeModel f(load_model("glm-5.1-fp8"), load_gpu("h200"), p, KvDtype::bf16);
-  EXPECT_NEAR(find(f.prefill_chunk({{0, 16384}}, l), "indexer.scan").time_us,
-              137447342080.0 / 1979e12 / 0.25 * 1e6, 1e-9);
+  const StepCost fallback = f.prefill_chunk({{0, 16384}}, l);
+  EXPECT_NEAR(find(fallback, "indexer.scan").time_us, 137447342080.0 / 1979e12 / 0.25 * 1e6, 1e-9);
 }
 
 TEST(ModelsCompute, DraftStepNeedsMtp) {
