@@ -1,6 +1,7 @@
 #include "sim/core/json_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
@@ -104,8 +105,10 @@ double JsonNode::fraction() const {
 int64_t JsonNode::integer() const {
   if (node_->is_number_integer()) return node_->get<int64_t>();
   if (node_->is_number_float()) {
-    double d = node_->get<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+    // In range before the cast: converting a double outside int64's range is undefined.
+    constexpr double kTwo63 = 9223372036854775808.0;
+    const double d = node_->get<double>();
+    if (d >= -kTwo63 && d < kTwo63 && std::trunc(d) == d) return static_cast<int64_t>(d);
   }
   fail("expected an integer, got " + (node_->is_number() ? node_->dump() : type_name()));
 }

@@ -49,6 +49,18 @@ TEST(JsonReaderNull, NullableFieldsReadNullAsUnset) {
   EXPECT_TRUE(w.has_nullable("b"));
 }
 
+TEST(JsonReaderInteger, FloatsOutsideInt64AreInputErrorsNotCasts) {
+  // Found by the scenario fuzzer (UBSan: 1e+28 outside the range of long).
+  const JsonNode n = doc(R"({"a": 1e28, "b": -1e19, "c": 4.0, "d": 2.5})");
+  EXPECT_EQ(error_of([&] { n.at("a").integer(); }),
+            "s.json: field 'a': expected an integer, got 1e+28");
+  EXPECT_EQ(error_of([&] { n.at("b").integer(); }),
+            "s.json: field 'b': expected an integer, got -1e+19");
+  EXPECT_EQ(n.at("c").integer(), 4);
+  EXPECT_EQ(error_of([&] { n.at("d").integer(); }),
+            "s.json: field 'd': expected an integer, got 2.5");
+}
+
 TEST(JsonReaderNull, UnknownLongKeysAreCutInMessages) {
   const JsonNode n = JsonNode::from_json(Json{{std::string(1000000, 'k'), 1}}, "s.json");
   EXPECT_EQ(error_of([&] { n.expect_only({"model"}); }),
