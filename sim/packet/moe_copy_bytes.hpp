@@ -12,14 +12,18 @@
 
 namespace pdsim::packet {
 
-inline int64_t moe_copy_bytes(const JsonNode& workload) {
+inline int64_t moe_copy_bytes(const JsonNode& hidden, A2APhase phase) {
   A2AConfig c;
-  c.hidden = static_cast<int>(workload.at("hidden").positive_integer());
+  c.hidden = static_cast<int>(hidden.positive_integer());
+  return static_cast<int64_t>(std::ceil(a2a_message_bytes(c, phase)));
+}
+
+inline int64_t moe_copy_bytes(const JsonNode& workload) {
   const std::string phase = workload.at("phase").string();
   if (phase != "dispatch" && phase != "combine")
     workload.at("phase").fail("expected 'dispatch' or 'combine'");
-  return static_cast<int64_t>(std::ceil(
-      a2a_message_bytes(c, phase == "dispatch" ? A2APhase::dispatch : A2APhase::combine)));
+  return moe_copy_bytes(workload.at("hidden"),
+                        phase == "dispatch" ? A2APhase::dispatch : A2APhase::combine);
 }
 
 }  // namespace pdsim::packet

@@ -27,19 +27,19 @@ int tokens_bucket(double mean) {
   return mean * mean >= static_cast<double>(lo) * hi ? hi : lo;
 }
 
-std::vector<double> run_phases(const Json& doc, int samples) {
+// One packet run of a layer's dispatch and combine (the a2a is the first workload).
+LayerUs run_layer(const Json& doc) {
   packet::ExperimentConfig cfg =
       packet::parse_experiment(JsonNode::from_json(doc, "packet fidelity"));
   packet::Network net(cfg);
   auto workloads = packet::make_workloads(net);
   for (auto& w : workloads) w->start();
   net.run();
-  std::vector<double> out = workloads.front()->phase_us();
-  if (static_cast<int>(out.size()) != samples)
-    throw std::logic_error("packet fidelity: the all-to-all finished " +
-                           std::to_string(out.size()) + " of " + std::to_string(samples) +
-                           " phases within the time limit");
-  return out;
+  const std::vector<double>& us = workloads.front()->phase_us();
+  if (us.size() != 2)
+    throw std::logic_error("packet fidelity: the all-to-all finished " + std::to_string(us.size()) +
+                           " of 2 phases within the time limit");
+  return LayerUs{us[0], us[1]};
 }
 
 }  // namespace
@@ -47,9 +47,8 @@ std::vector<double> run_phases(const Json& doc, int samples) {
 PacketPhaseOracle::PacketPhaseOracle(const Deployment& d, uint64_t seed)
     : d_(d), seed_(seed), samples_(d.scenario.fabric.packet_samples) {}
 
-PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
-  PhaseQuery out;
-  out.phase = q.phase;
+LayerQuery PacketPhaseOracle::quantise(const LayerQuery& q) const {
+  LayerQuery out;
   out.first_node = q.first_node;
   // Per node: its ranks' mean tokens, rounded up to the grid (what enters and leaves each
   // node's NICs is what contends with the background there).
@@ -75,8 +74,8 @@ PhaseQuery PacketPhaseOracle::quantise(const PhaseQuery& q) const {
   return out;
 }
 
-std::string PacketPhaseOracle::key(const PhaseQuery& q) {
-  std::string k = (q.phase == A2APhase::dispatch ? "d" : "c") + std::to_string(q.first_node) + "/t";
+std::string PacketPhaseOracle::key(const LayerQuery& q) {
+  std::string k = std::to_string(q.first_node) + "/t";
   for (size_t i = 0; i < q.tokens_per_rank.size(); ++i)  // ranks of a node share a value: runs
     if (i == 0 || q.tokens_per_rank[i] != q.tokens_per_rank[i - 1])
       k += std::to_string(q.tokens_per_rank[i]) + ",";
@@ -87,15 +86,15 @@ std::string PacketPhaseOracle::key(const PhaseQuery& q) {
   return k;
 }
 
-uint64_t PacketPhaseOracle::sample_seed(const PhaseQuery& quantised) const {
-  PhaseQuery idle = quantised;
+uint64_t PacketPhaseOracle::sample_seed(const LayerQuery& quantised) const {
+  LayerQuery idle = quantised;
   idle.flows.clear();
   return Rng(seed_).fork(fnv1a_64(key(idle))).next_u64();
 }
 
-PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int samples,
+PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const LayerQuery& q, int samples,
                                                       uint64_t seed,
-                                                      const std::vector<double>* idle) const {
+                                                      const std::vector<LayerUs>* idle) const {
   const auto& s = d_.scenario;
   const int nics = d_.instance.nics_per_node;
   Json a2a = {{"kind", "serve_a2a"},
@@ -105,7 +104,8 @@ PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int s
               {"num_experts", d_.a2a.num_experts},
               {"top_k", d_.a2a.top_k},
               {"hidden", d_.a2a.hidden},
-              {"phase", q.phase == A2APhase::dispatch ? "dispatch" : "combine"},
+              {"phase", "dispatch"},
+              {"then_combine", true},
               {"phases", 1},
               {"start_us", kWarmupUs},
               {"first_nic", 0},
@@ -134,38 +134,39 @@ PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const PhaseQuery& q, int s
   for (int i = 0; i < samples; ++i) {
     Json doc = cluster_experiment(d_, base.fork(static_cast<uint64_t>(i)).next_u64());
     doc["workloads"].push_back(a2a);
-    const double idle_us = idle ? idle->at(static_cast<size_t>(i)) : run_phases(doc, 1).front();
-    out.idle_us.push_back(idle_us);
+    const LayerUs idle_us = idle ? idle->at(static_cast<size_t>(i)) : run_layer(doc);
+    out.idle.push_back(idle_us);
     if (q.flows.empty()) {
-      out.loaded_us.push_back(idle_us);
+      out.loaded.push_back(idle_us);
       continue;
     }
     for (const auto& w : bg) doc["workloads"].push_back(w);
-    out.loaded_us.push_back(run_phases(doc, 1).front());
+    out.loaded.push_back(run_layer(doc));
   }
   return out;
 }
 
-const std::vector<double>& PacketPhaseOracle::excess_us(const PhaseQuery& raw) {
-  const PhaseQuery q = quantise(raw);
+const std::vector<LayerUs>& PacketPhaseOracle::excess_us(const LayerQuery& raw) {
+  const LayerQuery q = quantise(raw);
   const std::string k = key(q);
   auto it = memo_.find(k);
   if (it != memo_.end()) return it->second;
-  std::vector<double> ex(static_cast<size_t>(samples_), 0.0);
+  std::vector<LayerUs> ex(static_cast<size_t>(samples_));
   if (!q.flows.empty()) {
     // The idle runs depend on the idle key only (same seed, no background): shared by every
-    // background seen with the same phase, node and tokens.
-    PhaseQuery idle_q = q;
+    // background seen with the same node and tokens.
+    LayerQuery idle_q = q;
     idle_q.flows.clear();
     auto idle = idle_memo_.find(key(idle_q));
     if (idle == idle_memo_.end()) {
-      idle =
-          idle_memo_.emplace(key(idle_q), simulate(idle_q, samples_, sample_seed(q)).idle_us).first;
+      idle = idle_memo_.emplace(key(idle_q), simulate(idle_q, samples_, sample_seed(q)).idle).first;
       packet_runs_ += samples_;
     }
     const Paired p = simulate(q, samples_, sample_seed(q), &idle->second);
     packet_runs_ += samples_;
-    for (size_t i = 0; i < ex.size(); ++i) ex[i] = p.loaded_us[i] - p.idle_us[i];
+    for (size_t i = 0; i < ex.size(); ++i)
+      ex[i] = LayerUs{p.loaded[i].dispatch_us - p.idle[i].dispatch_us,
+                      p.loaded[i].combine_us - p.idle[i].combine_us};
   }
   return memo_.emplace(k, std::move(ex)).first->second;
 }
@@ -178,28 +179,27 @@ A2AExcess PacketPhaseOracle::iteration_excess(const std::vector<int>& verify_tok
   A2AExcess out;
   if (flows.empty()) return out;
   const bool draft = draft_steps > 0;
-  const int pairs = verify_layers + (draft ? 1 + draft_steps : 0);
+  const int layers = verify_layers + (draft ? 1 + draft_steps : 0);
   std::vector<double> active_us;  // how long each flow lasts at its rate
   for (const auto& f : flows)
     active_us.push_back(f.rate_gbps > 0 ? f.remaining_bytes * 8.0 / (f.rate_gbps * 1e3) : 0);
-  PhaseQuery q;
+  LayerQuery q;
   q.first_node = first_node;
-  for (int j = 0; j < pairs; ++j) {
-    const double at_us = (j + 0.5) / pairs * iteration_us;
+  for (int j = 0; j < layers; ++j) {
+    const double at_us = (j + 0.5) / layers * iteration_us;
     q.flows.clear();
     for (size_t i = 0; i < flows.size(); ++i)
       if (active_us[i] > at_us) q.flows.push_back(flows[i]);
     if (q.flows.empty()) continue;
     q.tokens_per_rank = (j < verify_layers + (draft ? 1 : 0)) ? verify_tokens : draft_tokens;
     ++out.loaded_phases;
-    for (A2APhase ph : {A2APhase::dispatch, A2APhase::combine}) {
-      q.phase = ph;
-      const std::vector<double>& ex = excess_us(q);
-      const double v =
-          ex[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(ex.size()) - 1))];
-      (ph == A2APhase::dispatch ? out.dispatch_us : out.combine_us) += v;
-      ++draws_;
-    }
+    // One sample for the layer: its dispatch and combine met the same background.
+    const std::vector<LayerUs>& ex = excess_us(q);
+    const LayerUs& v =
+        ex[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(ex.size()) - 1))];
+    out.dispatch_us += v.dispatch_us;
+    out.combine_us += v.combine_us;
+    ++draws_;
   }
   return out;
 }

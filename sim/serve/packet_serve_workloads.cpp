@@ -4,6 +4,10 @@
 //   serve_a2a         DeepEP low-latency phases with a token count per rank (not one for all)
 //                     and a NIC subset (the all-to-all's rails): NICs [first_nic, first_nic +
 //                     nics) of each node, split evenly among its GPUs, same index at both ends.
+//                     With `then_combine` (phase "dispatch"), each dispatch is followed, `gap_us`
+//                     after it ends, by its combine: every (token, expert) copy sent back from the
+//                     expert's rank to its source rank with combine-sized messages, i.e. one MoE
+//                     layer's exchange on one background; phase times come as d0, c0, d1, c1, ….
 //                     Optionally stops the run when its last phase ends (the background is
 //                     endless by construction, so the run must end with the measurement).
 //   serve_background  a transfer paced at the rate it achieves in the serving simulation (the
@@ -26,7 +30,7 @@ class ServeA2A : public Workload {
   ServeA2A(const JsonNode& s, Network& net) : Workload(s, net, "serve_a2a") {
     s.expect_only({"kind", "name", "start_us", "first_node", "tokens_per_rank", "num_experts",
                    "top_k", "hidden", "phase", "phases", "gap_us", "first_nic", "nics",
-                   "stop_when_done"});
+                   "stop_when_done", "then_combine"});
     for (int64_t t : s.at("tokens_per_rank").integers()) {
       if (t < 0) s.at("tokens_per_rank").fail("expected non-negative token counts");
       tokens_.push_back(static_cast<int>(t));
@@ -35,8 +39,12 @@ class ServeA2A : public Workload {
     first_node_ = static_cast<int>(s.int_or("first_node", 0));
     experts_ = static_cast<int>(s.at("num_experts").positive_integer());
     top_k_ = static_cast<int>(s.at("top_k").positive_integer());
-    bytes_ = moe_copy_bytes(s);
+    const int64_t bytes = moe_copy_bytes(s);
+    const bool then_combine = s.bool_or("then_combine", false);
+    if (then_combine && s.at("phase").string() != "dispatch")
+      s.at("then_combine").fail("expected phase 'dispatch' with then_combine");
     phases_ = static_cast<int>(s.int_or("phases", 1));
+    if (phases_ < 1) s.at("phases").fail("expected at least 1 phase");
     gap_ps_ = us_to_ps(s.num_or("gap_us", 0));
     stop_ = s.bool_or("stop_when_done", false);
     const auto& topo = net.config().topo;
@@ -53,24 +61,36 @@ class ServeA2A : public Workload {
     // Draw every phase's routing now and open its connections in first-use order, before any
     // other workload posts. Each phase gets its own connections: connection ids seed the ECMP
     // entropy / SRD paths, so every phase samples another hash realisation, and the same a2a
-    // gets the same routing and the same paths with and without a background.
+    // gets the same routing and the same paths with and without a background. A combine uses
+    // its dispatch's routing, reversed.
     const int per_rank = experts_ / ranks_;
-    routes_.resize(static_cast<size_t>(phases_));
-    for (auto& route : routes_) {
+    const int64_t combine_bytes = moe_copy_bytes(s.at("hidden"), A2APhase::combine);
+    for (int p = 0; p < phases_; ++p) {
+      Step fwd{{}, bytes}, rev{{}, combine_bytes};
       std::map<std::pair<int, int>, Connection*> conns;
+      std::vector<std::pair<int, int>> copies;
       for (int src = 0; src < ranks_; ++src) {
         int copy = 0;
         for (int t = 0; t < tokens_[static_cast<size_t>(src)]; ++t) {
           rng_.sample_distinct(experts_, top_k_, picks_);
           for (int e : picks_) {
             if (e / per_rank == src) continue;
-            const auto ends = endpoints(src, e / per_rank, copy++);
-            Connection*& c = conns[ends];
-            if (!c) c = net_.connect(ends.first, ends.second);
-            route.push_back(c);
+            copies.push_back(endpoints(src, e / per_rank, copy++));
+            Connection*& c = conns[copies.back()];
+            if (!c) c = net_.connect(copies.back().first, copies.back().second);
+            fwd.route.push_back(c);
           }
         }
       }
+      steps_.push_back(std::move(fwd));
+      if (!then_combine) continue;
+      std::map<std::pair<int, int>, Connection*> back;
+      for (const auto& [from, to] : copies) {
+        Connection*& c = back[{to, from}];
+        if (!c) c = net_.connect(to, from);
+        rev.route.push_back(c);
+      }
+      steps_.push_back(std::move(rev));
     }
   }
   // Messages are posted on the phase's own connections, so they bypass Workload::post and its
@@ -84,10 +104,11 @@ class ServeA2A : public Workload {
     phase_start_ = net_.events.now();
     outstanding_ = 0;
     const Picoseconds now = net_.events.now();
-    for (Connection* c : routes_[phase_us_.size()]) {
+    const Step& step = steps_[phase_us_.size()];
+    for (Connection* c : step.route) {
       ++outstanding_;
       Message m;
-      m.bytes = bytes_;
+      m.bytes = step.bytes;
       m.posted_ps = now;
       m.ready_ps = now + net_.issue_delay_ps();
       m.owner = this;
@@ -113,18 +134,22 @@ class ServeA2A : public Workload {
   }
   void finish() {
     phase_us_.push_back(ps_to_us(net_.events.now() - phase_start_));
-    if (static_cast<int>(phase_us_.size()) < phases_)
+    if (phase_us_.size() < steps_.size())
       net_.events.schedule_in(gap_ps_, this);
     else if (stop_)
       net_.events.stop();
   }
 
+  struct Step {  // one phase: the connection of every (token, expert) copy, and its size
+    std::vector<Connection*> route;
+    int64_t bytes = 0;
+  };
   std::vector<int> tokens_, picks_;
-  std::vector<std::vector<Connection*>> routes_;  // per phase: the connection of every copy
+  std::vector<Step> steps_;
   int ranks_ = 0, first_node_ = 0, experts_ = 0, top_k_ = 0, phases_ = 1, gpn_ = 1;
   int first_nic_ = 0, nics_ = 1;
   bool stop_ = false;
-  int64_t bytes_ = 0, outstanding_ = 0;
+  int64_t outstanding_ = 0;
   Picoseconds gap_ps_ = 0, phase_start_ = 0;
 };
 
