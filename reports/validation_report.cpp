@@ -121,6 +121,16 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
          pad("[" + fmt_fixed(p.lo, 3) + ", " + fmt_fixed(p.hi, 3) + "]", 22) +
          pad(fmt_fixed(p.start, 4), 12) + (p.fabric_specific() ? "  (fabric)" : "") + "\n";
   }
+  if (fit.minima.size() > 1) {
+    o += "start points (the lowest minimum is kept):\n";
+    for (size_t i = 0; i < fit.minima.size(); ++i) {
+      std::string at;
+      for (double v : fit.minima[i].theta) at += (at.empty() ? "" : ", ") + fmt_fixed(v, 4);
+      o += "  " + std::to_string(i + 1) + (i == fit.best_start ? " *" : "  ") +
+           " sum of squared log errors " + fmt_fixed(fit.minima[i].sse, 5) + " at (" + at + ")" +
+           (fit.minima[i].converged ? "" : " (did not converge)") + "\n";
+    }
+  }
   if (fit.params.size() > 1 && fit.uncertainty.corr.rows() > 0) {
     o += "correlations:\n";
     for (size_t i = 0; i < fit.params.size(); ++i)

@@ -1,7 +1,7 @@
 // pdsim calibrate serving SET --fit PATH=LO:HI ... -o OVERLAY [--metric M]... [--seed N]
-// [--jobs N] [--max-evaluations N] [--no-loo]: fit mechanism parameters to a validation set's
-// measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does not converge
-// says so, writes nothing and exits 3.
+// [--jobs N] [--max-evaluations N] [--starts N] [--no-loo]: fit mechanism parameters to a
+// validation set's measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does
+// not converge says so, writes nothing and exits 3.
 #include <unistd.h>
 #include <filesystem>
 #include <iostream>
@@ -41,6 +41,10 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--max-evaluations", a->opt.max_evaluations, "optimiser budget")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--starts", a->opt.starts,
+                  "start points of the optimiser: the profiles' values, then Halton points in the "
+                  "ranges; the lowest minimum is kept (default 1)")
+      ->check(CLI::Range(1, 64));
   sub->add_flag("--no-loo", a->no_loo, "skip the leave-one-out evaluation");
   return [a] {
     a->opt.leave_one_out = !a->no_loo;
@@ -48,6 +52,7 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
     a->opt.command = "pdsim calibrate serving " + a->set;
     for (const auto& f : a->opt.fit) a->opt.command += " --fit " + f;
     for (const auto& m : a->opt.metrics) a->opt.command += " --metric " + m;
+    if (a->opt.starts > 1) a->opt.command += " --starts " + std::to_string(a->opt.starts);
     a->opt.progress = [](const std::string& s) { std::cerr << s << "\n"; };
     const ValidationSet set = load_validation_set(a->set);
     const ServingFitResult r = fit_serving(set, a->opt);

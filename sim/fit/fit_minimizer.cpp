@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <stdexcept>
 
 namespace pdsim {
 namespace {
@@ -107,6 +108,26 @@ Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vect
     if (!better) break;
   }
   return best;
+}
+
+MultiStartMinimum minimize_from(Evaluator& ev, const std::vector<size_t>& runs,
+                                const std::vector<size_t>& free,
+                                const std::vector<std::vector<double>>& starts, int max_evaluations,
+                                const std::function<void(const std::string&)>& progress) {
+  if (starts.empty()) throw std::invalid_argument("minimize_from: no start point");
+  MultiStartMinimum out;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    if (progress && starts.size() > 1)
+      progress("start " + std::to_string(i + 1) + " of " + std::to_string(starts.size()));
+    out.minima.push_back(minimize(ev, runs, free, starts[i], max_evaluations, progress));
+    const Minimum& m = out.minima.back();
+    const Minimum& b = out.minima[out.best_start];
+    // A converged minimum beats one that did not converge; then the lower objective wins.
+    if (i > 0 && (m.converged > b.converged || (m.converged == b.converged && m.sse < b.sse)))
+      out.best_start = i;
+  }
+  out.best = out.minima[out.best_start];
+  return out;
 }
 
 }  // namespace pdsim

@@ -8,7 +8,7 @@
 
 namespace pdsim {
 
-LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<double>& full,
+LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector<double>>& starts,
                           const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
                           int max_evaluations) {
   const ValidationSet& set = ev.predictor().set();
@@ -48,17 +48,14 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<double>& fu
     }
     free.erase(free.begin() + static_cast<long>(weakest));
   }
-  std::vector<double> theta0 = full;
   std::set<size_t> is_free(free.begin(), free.end());
-  for (size_t j = 0; j < params.size(); ++j) {
-    if (is_free.count(j)) {
-      l.refit.push_back(params[j].path);
-    } else {
-      theta0[j] = params[j].start;
-      l.held.push_back(params[j].path);
-    }
-  }
-  const Minimum m = minimize(ev, others, free, theta0, max_evaluations, {});
+  for (size_t j = 0; j < params.size(); ++j)
+    (is_free.count(j) ? l.refit : l.held).push_back(params[j].path);
+  std::vector<std::vector<double>> from = starts;
+  for (auto& theta : from)
+    for (size_t j = 0; j < params.size(); ++j)
+      if (!is_free.count(j)) theta[j] = params[j].start;
+  const Minimum m = minimize_from(ev, others, free, from, max_evaluations, {}).best;
   l.theta = m.theta;
   l.converged = m.converged;
   // Every metric the run left out compares, fitted to or not.

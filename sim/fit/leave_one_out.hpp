@@ -3,7 +3,9 @@
 // Which parameters the other runs can identify comes from the full fit's Jacobian without the
 // left-out run's rows (local_jacobian.hpp): one by one, the weakest parameter they cannot identify
 // is held at the profile's value (its start), never at the full fit's value, which would carry
-// information from the run left out. The others are refitted from the full fit's optimum.
+// information from the run left out. The others are refitted from the full fit's start points
+// (fit_starts.hpp: they depend on the ranges only), not from its optimum, which the run left out
+// helped to place: with more than one basin, starting there would pull the refit into it.
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
@@ -20,8 +22,9 @@ struct LeaveOneOut {
   std::vector<Residual> residuals;  // of the run left out: every compared metric
 };
 
-// `full`: the full fit's optimum; `J` and `rows`: its Jacobian and the residuals its rows are.
-LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<double>& full,
+// `starts`: the full fit's start points; `J` and `rows`: the Jacobian at the full fit's optimum
+// and the residuals its rows are.
+LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector<double>>& starts,
                           const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
                           int max_evaluations);
 

@@ -7,7 +7,7 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fit/fit_evaluator.hpp"
-#include "sim/fit/fit_minimizer.hpp"
+#include "sim/fit/fit_starts.hpp"
 #include "sim/fit/set_predictor.hpp"
 
 namespace pdsim {
@@ -112,7 +112,16 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   std::vector<size_t> free_all;
   for (size_t j = 0; j < res.params.size(); ++j) free_all.push_back(j);
-  const Minimum m = minimize(ev, all, free_all, theta0, opt.max_evaluations, opt.progress);
+  res.starts = fit_starts(res.params, opt.starts);
+  const MultiStartMinimum ms =
+      minimize_from(ev, all, free_all, res.starts, opt.max_evaluations, opt.progress);
+  const Minimum& m = ms.best;
+  res.minima = ms.minima;
+  res.best_start = ms.best_start;
+  if (res.starts.size() > 1)
+    for (size_t i = 0; i < ms.minima.size(); ++i)
+      say("start " + std::to_string(i + 1) + ": sum of squared log errors " +
+          std::to_string(ms.minima[i].sse) + (i == ms.best_start ? " (kept)" : ""));
   res.theta = m.theta;
   res.status = m.status;
   res.converged = m.converged;
@@ -127,7 +136,7 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   if (opt.leave_one_out && set.runs.size() > 1)
     for (size_t k = 0; k < set.runs.size(); ++k) {
       say("leave-one-out: fitting without " + set.runs[k].name);
-      res.loo.push_back(leave_one_out(ev, k, res.theta, J, res.residuals, opt.max_evaluations));
+      res.loo.push_back(leave_one_out(ev, k, res.starts, J, res.residuals, opt.max_evaluations));
     }
   res.evaluations = ev.evaluations();
 
@@ -167,6 +176,13 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                       {"at_bound", res.theta[j] - p.lo < tol || p.hi - res.theta[j] < tol},
                       {"profile", p.kind + ":" + p.profile}};
   }
+  Json starts = Json::array();
+  for (size_t i = 0; i < res.starts.size(); ++i)
+    starts.push_back({{"start", res.starts[i]},
+                      {"theta", res.minima[i].theta},
+                      {"sum_of_squared_log_errors", res.minima[i].sse},
+                      {"status", res.minima[i].status},
+                      {"converged", res.minima[i].converged}});
   Json loo = Json::array();
   for (const auto& l : res.loo)
     loo.push_back({{"left_out", set.runs[l.run].name},
@@ -178,11 +194,15 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   const Json fit = {
       {"method",
        "NLopt LN_BOBYQA (LN_COBYLA for one parameter) on the parameters scaled to [0, 1], "
-       "minimising the sum of squared log ratios predicted/measured over the compared metrics; "
+       "minimising the sum of squared log ratios predicted/measured over the compared metrics, "
+       "from each start point (the profiles' values, then Halton points in the ranges; the "
+       "lowest minimum kept; leave-one-out refits from the same points); "
        "standard errors from the central-difference Jacobian at the optimum (1 % of each range), "
        "cov = s^2 (J^T J)^-1, s^2 = SSE / (n - p)"},
       {"status", res.status},
       {"evaluations", res.evaluations},
+      {"starts", starts},
+      {"best_start", res.best_start},
       {"sum_of_squared_log_errors", res.sse},
       {"rms_log_error", std::sqrt(res.sse / static_cast<double>(res.residuals.size()))},
       {"compared_metrics", res.residuals.size()},

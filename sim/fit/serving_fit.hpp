@@ -5,9 +5,11 @@
 //      profile accepts; computes the Jacobian of the residuals at the start point and refuses
 //      parameters the runs cannot identify (local_jacobian.hpp), naming them.
 //   2. Minimises Σ ln(predicted/measured)² (fit_objective.hpp) with NLopt's BOBYQA, a maintained
-//      bounded derivative-free optimiser, over the parameters scaled to [0, 1]. Every evaluation
-//      simulates the runs in worker processes with common random numbers (set_predictor.hpp), so
-//      the objective is deterministic and smooth up to the discreteness of events.
+//      bounded derivative-free optimiser, over the parameters scaled to [0, 1], from each of
+//      `starts` start points (the profiles' values, then Halton points; the lowest minimum wins).
+//      Every evaluation simulates the runs in worker processes with common random numbers
+//      (set_predictor.hpp), so the objective is deterministic and smooth up to the discreteness of
+//      events.
 //   3. At the optimum: Jacobian again, standard errors and correlations; an overlay with only the
 //      fitted fields, per profile, and the fit as provenance (runs, metrics, residuals,
 //      uncertainty). Deterministic: the same inputs give a byte-identical overlay.
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/fit/fit_minimizer.hpp"
 #include "sim/fit/fit_objective.hpp"
 #include "sim/fit/fit_parameter.hpp"
 #include "sim/fit/leave_one_out.hpp"
@@ -32,6 +35,7 @@ struct ServingFitOptions {
   std::optional<uint64_t> seed;      // default: each run's scenario seed
   int jobs = 2;
   int max_evaluations = 400;
+  int starts = 1;       // start points (fit_starts.hpp): the profiles' values, then Halton points
   std::string name;     // the overlay's name
   std::string command;  // recorded in the provenance
   bool leave_one_out = true;
@@ -44,6 +48,9 @@ struct ServingFitResult {
   int evaluations = 0;
   std::vector<FitParameter> params;
   std::vector<double> theta;
+  std::vector<std::vector<double>> starts;
+  std::vector<Minimum> minima;  // one per start
+  size_t best_start = 0;
   ParameterUncertainty uncertainty;
   std::vector<Residual> start_residuals, residuals;
   double sse = 0;

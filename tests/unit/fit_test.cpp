@@ -10,6 +10,7 @@
 #include "calibrate/bench_serving_artefacts.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/fit/fit_starts.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/fit/serving_fit.hpp"
 #include "sim/serve/bench_metrics.hpp"
@@ -183,6 +184,50 @@ TEST(ServingFit, RecoversAKnownParameterDeterministically) {
   // Same inputs, same overlay, byte for byte.
   EXPECT_EQ(fit_serving(set, opt).overlay.doc.dump(), r.overlay.doc.dump());
   EXPECT_EQ(r.overlay.doc["profiles"]["fabric"]["profile"], "efa-p5en");
+}
+
+TEST(FitStarts, ProfileValuesThenHaltonPointsInTheRanges) {
+  EXPECT_DOUBLE_EQ(halton(1, 2), 0.5);
+  EXPECT_DOUBLE_EQ(halton(3, 2), 0.75);
+  EXPECT_DOUBLE_EQ(halton(5, 2), 0.625);      // 5 = 101b → 0.101b
+  EXPECT_DOUBLE_EQ(halton(4, 3), 4.0 / 9.0);  // 4 = 11 in base 3 → 1/3 + 1/9
+  EXPECT_DOUBLE_EQ(halton(0, 7), 0.0);
+  FitParameter a, b;
+  a.lo = 0, a.hi = 400, a.start = 7;
+  b.lo = 0.3, b.hi = 0.9, b.start = 0.8;
+  const auto s = fit_starts({a, b}, 4);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0], (std::vector<double>{7, 0.8}));
+  EXPECT_DOUBLE_EQ(s[1][0], 200);  // 1/2 of [0, 400]
+  EXPECT_DOUBLE_EQ(s[1][1], 0.5);  // 0.3 + 1/3 · 0.6
+  EXPECT_DOUBLE_EQ(s[2][0], 100);  // 1/4
+  EXPECT_DOUBLE_EQ(s[2][1], 0.7);  // 0.3 + 2/3 · 0.6
+  EXPECT_DOUBLE_EQ(s[3][0], 300);  // 3/4
+  EXPECT_DOUBLE_EQ(s[3][1], 0.3 + 0.6 / 9);
+  EXPECT_THROW(fit_starts({a}, 0), std::invalid_argument);
+}
+
+TEST(ServingFit, EveryStartIsRecordedAndTheLowestMinimumIsKept) {
+  const ValidationSet set = load_validation_set(synthetic_set(::testing::TempDir() + "/synth3"));
+  ServingFitOptions opt;
+  opt.fit = {"fabric.a2a.cpu-proxy.fixed_us=0:300"};
+  opt.jobs = 2;
+  opt.starts = 3;  // 0 (the profile's value), then 150 and 75
+  opt.leave_one_out = false;
+  const ServingFitResult r = fit_serving(set, opt);
+  ASSERT_TRUE(r.converged) << r.status;
+  ASSERT_EQ(r.minima.size(), 3u);
+  EXPECT_EQ(r.starts[1][0], 150.0);
+  EXPECT_EQ(r.starts[2][0], 75.0);
+  for (const auto& m : r.minima) {
+    EXPECT_NEAR(m.theta[0], 80.0, 2.0);  // one basin: every start finds the truth
+    EXPECT_GE(m.sse, r.sse);
+  }
+  EXPECT_EQ(r.sse, r.minima[r.best_start].sse);
+  const Json& fit = r.overlay.doc["fit"];
+  ASSERT_EQ(fit["starts"].size(), 3u);
+  EXPECT_EQ(fit["starts"][1]["start"][0], 150.0);
+  EXPECT_EQ(fit["best_start"], r.best_start);
 }
 
 TEST(ServingFit, RefusesWhatTheRunsCannotIdentify) {
