@@ -24,26 +24,18 @@ PY
 }
 echo "| what-if | load | mean TTFT ms | mean TPOT ms | p99 ITL ms | max ITL ms | a2a excess fired | mean excess when fired us | max excess us |"
 echo "|---|---|---|---|---|---|---|---|---|"
-i=0
+# One job per (scenario, load): its name, label and extra flags, in table order.
+names=(); labels=(); flags=()
 for f in scenarios/whatif/*.json; do
-  n=$(basename "$f" .json)
   rate=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['workload'].get('request_rate', 'inf'))" "$f")
-  for mode in base stress; do
-    i=$((i + 1))
-    extra=(); label=$rate
-    [ "$mode" = stress ] && { extra=(--set workload.request_rate=1.0); label="1.0 (stress)"; }
-    "$P" run "$f" "${extra[@]}" --out "$T/$i" >/dev/null &
-    [ $((i % JOBS)) -eq 0 ] && wait
-  done
+  names+=("$(basename "$f" .json)" "$(basename "$f" .json)")
+  labels+=("$rate" "1.0 (stress)")
+  flags+=("$f" "$f --set workload.request_rate=1.0")
+done
+for i in "${!flags[@]}"; do
+  # shellcheck disable=SC2086  # the flags are words
+  "$P" run ${flags[$i]} --out "$T/$i" >/dev/null &
+  [ $(((i + 1) % JOBS)) -eq 0 ] && wait
 done
 wait
-i=0
-for f in scenarios/whatif/*.json; do
-  n=$(basename "$f" .json)
-  rate=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['workload'].get('request_rate', 'inf'))" "$f")
-  for mode in base stress; do
-    i=$((i + 1))
-    label=$rate; [ "$mode" = stress ] && label="1.0 (stress)"
-    row "$n" "$label" "$T/$i/summary.json"
-  done
-done
+for i in "${!flags[@]}"; do row "${names[$i]}" "${labels[$i]}" "$T/$i/summary.json"; done
