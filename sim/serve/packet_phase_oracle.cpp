@@ -157,12 +157,14 @@ const std::vector<LayerUs>& PacketPhaseOracle::excess_us(const LayerQuery& raw) 
     // background seen with the same node and tokens.
     LayerQuery idle_q = q;
     idle_q.flows.clear();
-    auto idle = idle_memo_.find(key(idle_q));
+    const std::string idle_key = key(idle_q);
+    const uint64_t seed = sample_seed(q);
+    auto idle = idle_memo_.find(idle_key);
     if (idle == idle_memo_.end()) {
-      idle = idle_memo_.emplace(key(idle_q), simulate(idle_q, samples_, sample_seed(q)).idle).first;
+      idle = idle_memo_.emplace(idle_key, simulate(idle_q, samples_, seed).idle).first;
       packet_runs_ += samples_;
     }
-    const Paired p = simulate(q, samples_, sample_seed(q), &idle->second);
+    const Paired p = simulate(q, samples_, seed, &idle->second);
     packet_runs_ += samples_;
     for (size_t i = 0; i < ex.size(); ++i)
       ex[i] = LayerUs{p.loaded[i].dispatch_us - p.idle[i].dispatch_us,

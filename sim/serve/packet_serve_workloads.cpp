@@ -43,8 +43,8 @@ class ServeA2A : public Workload {
     const bool then_combine = s.bool_or("then_combine", false);
     if (then_combine && s.at("phase").string() != "dispatch")
       s.at("then_combine").fail("expected phase 'dispatch' with then_combine");
-    phases_ = static_cast<int>(s.int_or("phases", 1));
-    if (phases_ < 1) s.at("phases").fail("expected at least 1 phase");
+    const int phases = static_cast<int>(s.int_or("phases", 1));
+    if (phases < 1) s.at("phases").fail("expected at least 1 phase");
     gap_ps_ = us_to_ps(s.num_or("gap_us", 0));
     stop_ = s.bool_or("stop_when_done", false);
     const auto& topo = net.config().topo;
@@ -65,7 +65,7 @@ class ServeA2A : public Workload {
     // its dispatch's routing, reversed.
     const int per_rank = experts_ / ranks_;
     const int64_t combine_bytes = moe_copy_bytes(s.at("hidden"), A2APhase::combine);
-    for (int p = 0; p < phases_; ++p) {
+    for (int p = 0; p < phases; ++p) {
       Step fwd{{}, bytes}, rev{{}, combine_bytes};
       std::map<std::pair<int, int>, Connection*> conns;
       std::vector<std::pair<int, int>> copies;
@@ -146,7 +146,7 @@ class ServeA2A : public Workload {
   };
   std::vector<int> tokens_, picks_;
   std::vector<Step> steps_;
-  int ranks_ = 0, first_node_ = 0, experts_ = 0, top_k_ = 0, phases_ = 1, gpn_ = 1;
+  int ranks_ = 0, first_node_ = 0, experts_ = 0, top_k_ = 0, gpn_ = 1;
   int first_nic_ = 0, nics_ = 1;
   bool stop_ = false;
   int64_t outstanding_ = 0;
