@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
@@ -103,6 +104,10 @@ double JsonNode::fraction() const {
   return v;
 }
 int64_t JsonNode::integer() const {
+  if (node_->is_number_unsigned() && node_->get<uint64_t>() > uint64_t{INT64_MAX}) {
+    // nlohmann keeps 2^63..2^64-1 unsigned; read as int64 they would wrap to negative values.
+    fail("expected an integer below 2^63, got " + node_->dump());
+  }
   if (node_->is_number_integer()) return node_->get<int64_t>();
   if (node_->is_number_float()) {
     // In range before the cast: converting a double outside int64's range is undefined.

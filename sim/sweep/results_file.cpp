@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -24,10 +26,12 @@ std::string line_field(size_t n) {
   return "line " + std::to_string(n);
 }
 
-// A results line must at least carry its sweep, point index and id.
+// A results line must at least carry its sweep, point index (an int: get<int> below would wrap
+// anything larger) and id.
 bool well_formed(const Json& j) {
   return j.is_object() && j.contains("sweep") && j["sweep"].is_string() && j.contains("point") &&
-         j["point"].is_number_integer() && j.contains("id") && j["id"].is_string();
+         j["point"].is_number_integer() && j["point"].get<int64_t>() >= 0 &&
+         j["point"].get<int64_t>() <= INT_MAX && j.contains("id") && j["id"].is_string();
 }
 
 // One results line; a line that is not JSON at all is nullopt (a torn or foreign line), while a

@@ -2,6 +2,7 @@
 // provenance members documented as text must be strings.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 
 #include "sim/core/error.hpp"
@@ -59,6 +60,17 @@ TEST(JsonReaderInteger, FloatsOutsideInt64AreInputErrorsNotCasts) {
   EXPECT_EQ(n.at("c").integer(), 4);
   EXPECT_EQ(error_of([&] { n.at("d").integer(); }),
             "s.json: field 'd': expected an integer, got 2.5");
+}
+
+TEST(JsonReaderInteger, UnsignedAbove2To63IsRefusedNotWrapped) {
+  // 2^64-1 used to wrap to -1 and be reported as "got -1"; 2^63-1 is the largest accepted.
+  const JsonNode n =
+      doc(R"({"a": 18446744073709551615, "b": 9223372036854775808, "c": 9223372036854775807})");
+  EXPECT_EQ(error_of([&] { n.at("a").positive_integer(); }),
+            "s.json: field 'a': expected an integer below 2^63, got 18446744073709551615");
+  EXPECT_EQ(error_of([&] { n.at("b").integer(); }),
+            "s.json: field 'b': expected an integer below 2^63, got 9223372036854775808");
+  EXPECT_EQ(n.at("c").integer(), INT64_MAX);
 }
 
 TEST(JsonReaderNull, UnknownLongKeysAreCutInMessages) {

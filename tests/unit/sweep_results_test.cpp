@@ -64,6 +64,24 @@ TEST_F(SweepResults, TornLastLineIsCutAndOtherSweepsRefused) {
   EXPECT_THROW(load_results_for_resume(path("d.jsonl"), "s1"), InputError);
 }
 
+TEST_F(SweepResults, PointIndexOutsideIntIsRefusedNotWrapped) {
+  // 2^32 used to wrap to point 0 under get<int>; a negative index is no point either.
+  const std::string good = line("s1", 0).dump() + "\n";
+  for (const char* point : {"4294967296", "-1", "18446744073709551615"}) {
+    write_file_atomic(path("p.jsonl"), std::string(R"({"sweep":"s1","point":)") + point +
+                                           R"(,"id":"x"})" + "\n" + good);
+    try {
+      load_results_for_resume(path("p.jsonl"), "s1");
+      ADD_FAILURE() << "expected an InputError for point " << point;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "p.jsonl: field 'line 1': not a sweep results line (file damaged?)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST_F(SweepResults, SecondWriterIsRefused) {
   ResultsAppender a(path("r.jsonl"));
   EXPECT_THROW(ResultsAppender b(path("r.jsonl")), InputError);
