@@ -117,6 +117,12 @@ int64_t JsonNode::integer() const {
   }
   fail("expected an integer, got " + (node_->is_number() ? node_->dump() : type_name()));
 }
+uint64_t JsonNode::unsigned_integer() const {
+  if (node_->is_number_unsigned()) return node_->get<uint64_t>();
+  const int64_t v = integer();
+  if (v < 0) fail("expected a non-negative integer, got " + std::to_string(v));
+  return static_cast<uint64_t>(v);
+}
 int64_t JsonNode::positive_integer() const {
   int64_t v = integer();
   if (v <= 0) fail("expected a positive integer, got " + std::to_string(v));

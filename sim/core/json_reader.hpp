@@ -46,6 +46,8 @@ class JsonNode {
   double fraction() const;      // in [0, 1]
   int64_t integer() const;
   int64_t positive_integer() const;
+  // 0 .. 2^64 - 1, for seeds and hashes that use the whole unsigned range.
+  uint64_t unsigned_integer() const;
   std::string string() const;
   bool boolean() const;
   std::vector<double> numbers() const;

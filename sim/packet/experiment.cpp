@@ -228,7 +228,7 @@ ExperimentConfig parse_experiment(const JsonNode& root) {
     root.at("schema").fail("expected \"pdsim.fabric_experiment/1\"");
   ExperimentConfig c;
   c.file = root.file();
-  c.seed = static_cast<uint64_t>(root.has("seed") ? root.at("seed").integer() : 1);
+  c.seed = root.has("seed") ? root.at("seed").unsigned_integer() : 1;
   c.max_time_ps = us_to_ps(root.has("max_time_us") ? root.at("max_time_us").positive() : 10e6);
   c.topo = parse_topology(root.at("topology"));
   parse_transport(root.at("transport"), c);

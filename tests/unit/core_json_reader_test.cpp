@@ -71,6 +71,11 @@ TEST(JsonReaderInteger, UnsignedAbove2To63IsRefusedNotWrapped) {
   EXPECT_EQ(error_of([&] { n.at("b").integer(); }),
             "s.json: field 'b': expected an integer below 2^63, got 9223372036854775808");
   EXPECT_EQ(n.at("c").integer(), INT64_MAX);
+  // Seeds and hashes (the packet oracle's per-layer seeds) take the whole unsigned range.
+  EXPECT_EQ(n.at("a").unsigned_integer(), UINT64_MAX);
+  EXPECT_EQ(n.at("c").unsigned_integer(), uint64_t{INT64_MAX});
+  EXPECT_EQ(error_of([&] { doc(R"({"s": -1})").at("s").unsigned_integer(); }),
+            "s.json: field 's': expected a non-negative integer, got -1");
 }
 
 TEST(JsonReaderNull, UnknownLongKeysAreCutInMessages) {
