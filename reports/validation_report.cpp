@@ -155,12 +155,26 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
   if (!fit.loo.empty()) {
     o += "leave-one-out (fit on the other runs, predict the one left out):\n";
     o += pad("left out", 22, true) + pad("metric", 22, true) + pad("measured", 12) +
-         pad("predicted", 12) + pad("error %", 10) + "\n";
+         pad("predicted", 12) + pad("error %", 10) + pad("90 % interval of error %", 27) +
+         pad("held share", 12) + "\n";
     for (const auto& l : fit.loo) {
-      for (const auto& r : l.residuals)
+      for (size_t i = 0; i < l.residuals.size(); ++i) {
+        const auto& r = l.residuals[i];
+        const LooSpread sp = i < l.spread.size() ? l.spread[i] : LooSpread{HUGE_VAL, 0, 0, 0};
+        const double sig = sp.sigma;
+        const auto err = [&](double z) {
+          return signed_pct((r.predicted * std::exp(z * sig) / r.measured - 1) * 100);
+        };
         o += pad(set.runs[l.run].name, 22, true) + pad(r.metric, 22, true) +
              pad(fmt_fixed(r.measured, 2), 12) + pad(fmt_fixed(r.predicted, 2), 12) +
-             pad(signed_pct((r.predicted / r.measured - 1) * 100), 10) + "\n";
+             pad(signed_pct((r.predicted / r.measured - 1) * 100), 10) +
+             (std::isfinite(sig)
+                  ? pad("[" + err(-kZ90) + ", " + err(kZ90) + "]", 19) +
+                        (std::fabs(r.log_ratio) <= kZ90 * sig ? "  inside" : " OUTSIDE") +
+                        pad(sig > 0 ? fmt_fixed(100 * sp.held / (sig * sig), 0) + " %" : "0 %", 12)
+                  : pad("n/a", 19)) +
+             "\n";
+      }
       if (!l.held.empty()) {
         std::string h;
         for (const auto& x : l.held) h += (h.empty() ? "" : ", ") + x;
@@ -168,6 +182,9 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
       }
       if (!l.converged) o += "  (that fit did not converge)\n";
     }
+    o += "  (interval: the fold's linear picture, sim/fit/loo_interval.hpp: its refitted "
+         "parameters' covariance, each held parameter uniform over its --fit range, the residual "
+         "scatter; held share: the part of its variance from the held parameters)\n";
   }
   return o;
 }

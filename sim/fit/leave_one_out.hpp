@@ -6,11 +6,14 @@
 // information from the run left out. The others are refitted from the full fit's start points
 // (fit_starts.hpp: they depend on the ranges only), not from its optimum, which the run left out
 // helped to place: with more than one basin, starting there would pull the refit into it.
+// Each prediction of the run left out comes with the σ of its log ratio (loo_interval.hpp): what
+// the other runs leave unknown about it, fitted parameters and held ones alike.
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
 
 #include "sim/fit/fit_evaluator.hpp"
+#include "sim/fit/loo_interval.hpp"
 
 namespace pdsim {
 
@@ -20,6 +23,7 @@ struct LeaveOneOut {
   std::vector<double> theta;  // every parameter, held ones at the profile's value
   bool converged = false;
   std::vector<Residual> residuals;  // of the run left out: every compared metric
+  std::vector<LooSpread> spread;    // per residual: σ of ln(predicted / measured); NaN: unknown
 };
 
 // `starts`: the full fit's start points; `J` and `rows`: the Jacobian at the full fit's optimum

@@ -44,8 +44,6 @@ Json matrix_json(const Eigen::MatrixXd& m) {
   return a;
 }
 
-// Leave-one-out: the runs without `k` refit what they can identify (the full fit's Jacobian rows
-
 }  // namespace
 
 ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& opt) {
@@ -184,13 +182,32 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                       {"status", res.minima[i].status},
                       {"converged", res.minima[i].converged}});
   Json loo = Json::array();
-  for (const auto& l : res.loo)
+  for (const auto& l : res.loo) {
+    Json rs = residuals_json(set, l.residuals);
+    for (size_t i = 0; i < l.residuals.size(); ++i) {
+      const LooSpread& sp = l.spread[i];
+      const double sig = sp.sigma;
+      const auto& r = l.residuals[i];
+      const bool known = std::isfinite(sig);
+      rs[i]["log_ratio_sigma"] = known ? Json(sig) : Json(nullptr);
+      rs[i]["variance_share"] = known && sig > 0 ? Json{{"refitted", sp.refitted / (sig * sig)},
+                                                        {"held", sp.held / (sig * sig)},
+                                                        {"scatter", sp.scatter / (sig * sig)}}
+                                                 : Json(nullptr);
+      rs[i]["error_pct_interval_90"] =
+          known ? Json::array({(r.predicted * std::exp(-kZ90 * sig) / r.measured - 1.0) * 100.0,
+                               (r.predicted * std::exp(kZ90 * sig) / r.measured - 1.0) * 100.0})
+                : Json(nullptr);
+      rs[i]["measured_inside_interval_90"] =
+          known ? Json(std::fabs(r.log_ratio) <= kZ90 * sig) : Json(nullptr);
+    }
     loo.push_back({{"left_out", set.runs[l.run].name},
                    {"refit", l.refit},
                    {"held_at_profile_value", l.held},
                    {"converged", l.converged},
                    {"theta", l.theta},
-                   {"residuals", residuals_json(set, l.residuals)}});
+                   {"residuals", rs}});
+  }
   const Json fit = {
       {"method",
        "NLopt LN_BOBYQA (LN_COBYLA for one parameter) on the parameters scaled to [0, 1], "
@@ -198,7 +215,10 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
        "from each start point (the profiles' values, then Halton points in the ranges; the "
        "lowest minimum kept; leave-one-out refits from the same points); "
        "standard errors from the central-difference Jacobian at the optimum (1 % of each range), "
-       "cov = s^2 (J^T J)^-1, s^2 = SSE / (n - p)"},
+       "cov = s^2 (J^T J)^-1, s^2 = SSE / (n - p); each leave-one-out prediction with the 90 % "
+       "interval of its log ratio from the fold's linear picture (sim/fit/loo_interval.hpp: the "
+       "refitted parameters' covariance, each held parameter uniform over its range, and the "
+       "residual scatter)"},
       {"status", res.status},
       {"evaluations", res.evaluations},
       {"starts", starts},

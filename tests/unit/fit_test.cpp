@@ -11,6 +11,7 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fit/fit_starts.hpp"
+#include "sim/fit/loo_interval.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/fit/serving_fit.hpp"
 #include "sim/serve/bench_metrics.hpp"
@@ -110,6 +111,32 @@ TEST(LocalJacobian, CovarianceFromResidualScatter) {
   EXPECT_DOUBLE_EQ(u.se[0], 0.5);
   EXPECT_DOUBLE_EQ(u.corr(0, 0), 1.0);
   EXPECT_TRUE(std::isnan(parameter_uncertainty(Eigen::MatrixXd::Ones(1, 1), 1.0).se[0]));  // dof 0
+}
+
+TEST(LooInterval, RefittedCovarianceHeldRangeAndScatterAddUp) {
+  // Two refitted parameters, J = [[1,0],[0,1],[1,1]], SSE 0.01 over dof 1: s² = 0.01,
+  // (JᵀJ)⁻¹ = [[2,-1],[-1,2]]/3, so for g = [1, 1]: g C gᵀ = 0.01·2/3, plus s²: σ² = 0.05/3.
+  Eigen::MatrixXd Jo(3, 2), Jl(1, 2);
+  Jo << 1, 0, 0, 1, 1, 1;
+  Jl << 1, 1;
+  const LooSpread a = loo_spread(Jo, 0.01, Jl, {true, true}, {1, 1})[0];
+  EXPECT_NEAR(a.sigma, std::sqrt(0.05 / 3), 1e-12);
+  EXPECT_NEAR(a.refitted, 0.02 / 3, 1e-12);
+  EXPECT_NEAR(a.scatter, 0.01, 1e-12);
+  EXPECT_EQ(a.held, 0.0);
+  // One refitted, one held: J_F = [1,1,1]ᵀ, J_H = [2,2,2]ᵀ, SSE 0.02 over dof 2 (s² = 0.01),
+  // C = 0.01/3; the refitted one follows the held one as dθ_F/dθ_H = −6/3 = −2, so the run left
+  // out (g = [1, 3]) moves by 3 + 1·(−2) = 1 per unit of the held parameter, whose range √12 gives
+  // variance 1: σ² = 0.01/3 + 1 + 0.01.
+  Eigen::MatrixXd Jo2(3, 2), Jl2(2, 2);
+  Jo2 << 1, 2, 1, 2, 1, 2;
+  Jl2 << 1, 3, 0, 0;
+  const auto s = loo_spread(Jo2, 0.02, Jl2, {true, false}, {1, std::sqrt(12.0)});
+  EXPECT_NEAR(s[0].sigma, std::sqrt(0.01 / 3 + 1 + 0.01), 1e-12);
+  EXPECT_NEAR(s[0].held, 1.0, 1e-12);
+  EXPECT_NEAR(s[1].sigma, 0.1, 1e-12);  // a metric no parameter moves: the scatter alone
+  // No degree of freedom left on the other runs: unknown, not zero.
+  EXPECT_TRUE(std::isnan(loo_spread(Jo.topRows(2), 0.0, Jl, {true, true}, {1, 1})[0].sigma));
 }
 
 TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
