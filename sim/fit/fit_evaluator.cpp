@@ -38,21 +38,28 @@ std::vector<std::vector<Residual>> Evaluator::eval(const std::vector<size_t>& ru
   return out;
 }
 
-Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
-                            const std::vector<double>& theta, double rel_step) {
+Eigen::MatrixXd jacobian_in_ranges(
+    const std::vector<FitParameter>& params, const std::vector<double>& theta, double rel_step,
+    const std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>&)>&
+        batch) {
   std::vector<double> step, lo, hi;
-  for (const auto& p : ev.params()) {
+  for (const auto& p : params) {
     step.push_back(rel_step * (p.hi - p.lo));
     lo.push_back(p.lo);
     hi.push_back(p.hi);
   }
-  return central_jacobian(
-      [&](const std::vector<std::vector<double>>& pts) {
-        std::vector<std::vector<double>> r;
-        for (const auto& res : ev.eval(runs, pts)) r.push_back(log_ratios(res));
-        return r;
-      },
-      theta, step, lo, hi);
+  return central_jacobian(batch, theta, step, lo, hi);
+}
+
+Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
+                            const std::vector<double>& theta, double rel_step) {
+  return jacobian_in_ranges(ev.params(), theta, rel_step,
+                            [&](const std::vector<std::vector<double>>& pts) {
+                              std::vector<std::vector<double>> r;
+                              for (const auto& res : ev.eval(runs, pts))
+                                r.push_back(log_ratios(res));
+                              return r;
+                            });
 }
 
 }  // namespace pdsim

@@ -4,6 +4,7 @@
 // Memoised, since the optimiser and the Jacobians revisit points; evaluations of several θ at once
 // share the worker pool.
 #include <Eigen/Dense>
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -42,5 +43,10 @@ class Evaluator {
 // The residuals' Jacobian at θ by central differences, each step `rel_step` of the range.
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
                             const std::vector<double>& theta, double rel_step);
+// The same over any residual function of θ, evaluated in batches (`batch`: residuals per point).
+Eigen::MatrixXd jacobian_in_ranges(
+    const std::vector<FitParameter>& params, const std::vector<double>& theta, double rel_step,
+    const std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>&)>&
+        batch);
 
 }  // namespace pdsim

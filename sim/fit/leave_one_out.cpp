@@ -65,18 +65,15 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector
       /*fitted_only=*/false);
   // The linear picture at the fold's optimum: the other runs' Jacobian (fitted metrics), the run
   // left out's (every compared metric, as above), both over every parameter.
-  std::vector<double> step, lo, hi, range;
+  std::vector<double> range;
   std::vector<bool> free_mask(params.size());
   for (size_t j = 0; j < params.size(); ++j) {
-    step.push_back(0.01 * (params[j].hi - params[j].lo));
-    lo.push_back(params[j].lo);
-    hi.push_back(params[j].hi);
     range.push_back(params[j].hi - params[j].lo);
     free_mask[j] = is_free.count(j) > 0;
   }
   const Eigen::MatrixXd J_others = jacobian_at(ev, others, m.theta, 0.01);
-  const Eigen::MatrixXd J_left = central_jacobian(
-      [&](const std::vector<std::vector<double>>& pts) {
+  const Eigen::MatrixXd J_left =
+      jacobian_in_ranges(params, m.theta, 0.01, [&](const std::vector<std::vector<double>>& pts) {
         std::vector<std::vector<ProfileOverlay>> candidates;
         for (const auto& theta : pts)
           candidates.push_back({make_overlay(params, theta, "loo", Json(), Json())});
@@ -87,8 +84,7 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector
             r.back().push_back(x.log_ratio);
         }
         return r;
-      },
-      m.theta, step, lo, hi);
+      });
   l.spread =
       loo_spread(J_others, sum_of_squares(ev.eval1(others, m.theta)), J_left, free_mask, range);
   return l;
