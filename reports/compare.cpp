@@ -7,6 +7,7 @@
 
 #include "reports/breakdown.hpp"
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
@@ -108,11 +109,6 @@ Json ttft_explanation(const Json& a, const Json& b) {
        pb = pdsim_number(b, {"kv_transfer", "p99_s"});
   out["kv_transfer_p99_delta_ms"] = (pa && pb) ? Json((*pb - *pa) * 1e3) : Json(nullptr);
   return out;
-}
-
-std::string pad(const std::string& s, size_t w, bool left_align) {
-  if (s.size() >= w) return s;
-  return left_align ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
 }
 
 std::string num(const Json& v, int decimals, bool sign = false) {

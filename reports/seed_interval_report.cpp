@@ -3,13 +3,10 @@
 #include <sstream>
 
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
-
-std::string col(const std::string& s, size_t w) {
-  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
-}
 
 std::string interval(const Json& m) {
   auto f = [](const Json& v) { return fmt_fixed(v.get<double>(), 1); };
@@ -27,8 +24,8 @@ std::string seed_interval_text(const std::vector<Json>& entries) {
   o << "median [5 %, 95 %] over seeds " << first["first_seed"].get<uint64_t>() << ".."
     << first["first_seed"].get<uint64_t>() + first["seeds"].get<uint64_t>() - 1 << "\n";
   constexpr size_t kLabel = 22, kCol = 30;
-  o << col("", kLabel);
-  for (const auto& e : entries) o << col(e["scenario"].get<std::string>(), kCol);
+  o << column("", kLabel);
+  for (const auto& e : entries) o << column(e["scenario"].get<std::string>(), kCol);
   o << "\n";
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"p99_itl_ms", "P99 ITL (ms)"},       {"max_itl_ms", "Max ITL (ms)"},
@@ -36,15 +33,16 @@ std::string seed_interval_text(const std::vector<Json>& entries) {
       {"mean_tpot_ms", "Mean TPOT (ms)"},   {"mean_ttft_ms", "Mean TTFT (ms)"},
       {"p99_ttft_ms", "P99 TTFT (ms)"}};
   for (const auto& [key, label] : rows) {
-    o << col(label, kLabel);
+    o << column(label, kLabel);
     for (const auto& e : entries)
-      o << col(e["metrics"].contains(key) ? interval(e["metrics"][key]) : "n/a", kCol);
+      o << column(e["metrics"].contains(key) ? interval(e["metrics"][key]) : "n/a", kCol);
     o << "\n";
   }
-  o << col("Predicted failures", kLabel);
+  o << column("Predicted failures", kLabel);
   for (const auto& e : entries)
-    o << col(std::to_string(e["failures"].size()) + " of " + std::to_string(e["seeds"].get<int>()),
-             kCol);
+    o << column(
+        std::to_string(e["failures"].size()) + " of " + std::to_string(e["seeds"].get<int>()),
+        kCol);
   o << "\n";
   o << "Mechanism behind the worst gap (seeds):\n";
   for (const auto& e : entries) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
@@ -23,9 +24,6 @@ double get(const Json& j, std::initializer_list<const char*> path) {
   return p->is_number() ? p->get<double>() : 0;
 }
 
-std::string col(const std::string& s, size_t w) {
-  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
-}
 std::string ms(double us, bool sign = false) {
   const std::string v = fmt_fixed(us / 1000.0, 3);
   return sign && us >= 0 ? "+" + v : v;
@@ -82,28 +80,29 @@ std::string tail_attribution_text(const Json& summary) {
     << fmt_fixed(get(t, {"top1pct", "iterations"}), 0)
     << " iterations, ITL >= " << ms(get(t, {"top1pct", "threshold_us"})) << " ms; max "
     << ms(get(t, {"max", "itl_us"})) << " ms\n";
-  o << col("term (ms per iteration)", 24) << col("median", 10) << col("top-1%", 10)
-    << col("max", 10) << "top1%-median\n";
+  o << column("term (ms per iteration)", 24) << column("median", 10) << column("top-1%", 10)
+    << column("max", 10) << "top1%-median\n";
   double sums[3] = {0, 0, 0};
   for (const auto& k : keys(a["terms_us"])) {
     const Json& r = a["terms_us"][k];
-    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10)
-      << col(ms(r["max"]), 10) << ms(r["top1pct_minus_median"], true) << "\n";
+    o << column("  " + k, 24) << column(ms(r["median"]), 10) << column(ms(r["top1pct"]), 10)
+      << column(ms(r["max"]), 10) << ms(r["top1pct_minus_median"], true) << "\n";
     sums[0] += r["median"].get<double>();
     sums[1] += r["top1pct"].get<double>();
     sums[2] += r["max"].get<double>();
   }
-  o << col("  total", 24) << col(ms(sums[0]), 10) << col(ms(sums[1]), 10) << col(ms(sums[2]), 10)
-    << ms(sums[1] - sums[0], true) << "\n";
+  o << column("  total", 24) << column(ms(sums[0]), 10) << column(ms(sums[1]), 10)
+    << column(ms(sums[2]), 10) << ms(sums[1] - sums[0], true) << "\n";
   const Json& rq = a["requests_in_iteration"];
-  o << col("  requests served", 24) << col(fmt_fixed(rq["median"], 1), 10)
-    << col(fmt_fixed(rq["top1pct"], 1), 10) << fmt_fixed(rq["max"], 1) << "\n";
-  o << col("mechanism (ms added)", 24) << col("median", 10) << col("top-1%", 10) << col("max", 10)
-    << col("fired", 8) << "fired@1%\n";
+  o << column("  requests served", 24) << column(fmt_fixed(rq["median"], 1), 10)
+    << column(fmt_fixed(rq["top1pct"], 1), 10) << fmt_fixed(rq["max"], 1) << "\n";
+  o << column("mechanism (ms added)", 24) << column("median", 10) << column("top-1%", 10)
+    << column("max", 10) << column("fired", 8) << "fired@1%\n";
   for (const auto& k : keys(a["mechanisms_us"])) {
     const Json& r = a["mechanisms_us"][k];
-    o << col("  " + k, 24) << col(ms(r["median"]), 10) << col(ms(r["top1pct"]), 10)
-      << col(ms(r["max"]), 10) << col(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"]) << "\n";
+    o << column("  " + k, 24) << column(ms(r["median"]), 10) << column(ms(r["top1pct"]), 10)
+      << column(ms(r["max"]), 10) << column(pct(r["fired_all"]), 8) << pct(r["fired_top1pct"])
+      << "\n";
   }
   if (a.contains("kv_overlap")) {
     const Json& k = a["kv_overlap"];
@@ -147,11 +146,11 @@ std::string tail_compare_text(const Json& sa, const Json& sb,
   std::ostringstream o;
   o << centered(" ITL tail: B - A and its causes ", '-', 50) << "\n";
   o << "A = " << names[0] << ", B = " << names[1] << "\n";
-  o << col("", 24) << col("A", 10) << col("B", 10) << "B-A\n";
+  o << column("", 24) << column("A", 10) << column("B", 10) << "B-A\n";
   for (const char* m : {"p99_itl_ms", "max_itl_ms"}) {
     auto f = [](const Json& v) { return v.is_number() ? fmt_fixed(v.get<double>(), 3) : "n/a"; };
     const Json& dl = c[m]["delta"];
-    o << col(m, 24) << col(f(c[m]["a"]), 10) << col(f(c[m]["b"]), 10)
+    o << column(m, 24) << column(f(c[m]["a"]), 10) << column(f(c[m]["b"]), 10)
       << (dl.is_number() && dl.get<double>() >= 0 ? "+" : "") << f(dl) << "\n";
   }
   for (const char* view : {"top1pct", "max"}) {
@@ -161,8 +160,8 @@ std::string tail_compare_text(const Json& sa, const Json& sb,
       for (const auto& k : keys(c[group])) {
         const Json& r = c[group][k][view];
         if (r["a"].get<double>() == 0 && r["b"].get<double>() == 0) continue;
-        o << col(std::string(group) == "terms_us" ? "  " + k : "  +" + k, 24) << col(ms(r["a"]), 10)
-          << col(ms(r["b"]), 10) << ms(r["delta"], true) << "\n";
+        o << column(std::string(group) == "terms_us" ? "  " + k : "  +" + k, 24)
+          << column(ms(r["a"]), 10) << column(ms(r["b"]), 10) << ms(r["delta"], true) << "\n";
       }
   }
   o << "(terms sum to the ITL; +mechanisms are the parts of those terms each mechanism added)\n";

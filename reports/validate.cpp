@@ -6,6 +6,7 @@
 #include "calibrate/bench_serving_artefacts.hpp"
 #include "reports/breakdown.hpp"
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
@@ -62,11 +63,6 @@ bool same(const Json& a, const Json& b) {
     return std::fabs(x - y) <= 1e-9 * std::max(1.0, std::fabs(y));
   }
   return a == b;
-}
-
-std::string pad(const std::string& s, size_t w, bool left_align) {
-  if (s.size() >= w) return s;
-  return left_align ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
 }
 
 }  // namespace

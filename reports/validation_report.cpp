@@ -5,14 +5,10 @@
 
 #include "reports/text_format.hpp"
 #include "reports/validate.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
-
-std::string pad(const std::string& s, size_t w, bool left = false) {
-  if (s.size() >= w) return s;
-  return left ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
-}
 
 std::string signed_pct(double e) {
   return (e >= 0 ? "+" : "") + fmt_fixed(e, 1);

@@ -15,9 +15,9 @@
 namespace pdsim {
 namespace {
 
-enum { kLatency, kCountExchange, kWire };
-
 class BatchedProxyBackend : public LinearA2ABackend {
+  enum { kLatency, kCountExchange, kWire };  // parameter indices
+
  public:
   explicit BatchedProxyBackend(const FabricProfile& p)
       : LinearA2ABackend(p, "batched-proxy",

@@ -31,8 +31,6 @@
 namespace pdsim {
 namespace {
 
-enum { kLatency, kPost, kWire, kNic };
-
 // Zero-byte count/flag writes a rank posts in one phase (see above).
 double signals(const A2AConfig& c, A2APhase phase) {
   const int nodes = (c.ep_ranks + c.gpus_per_node - 1) / c.gpus_per_node;
@@ -43,6 +41,8 @@ double signals(const A2AConfig& c, A2APhase phase) {
 }
 
 class CpuProxyBackend : public LinearA2ABackend {
+  enum { kLatency, kPost, kWire, kNic };  // parameter indices
+
  public:
   explicit CpuProxyBackend(const FabricProfile& p)
       : LinearA2ABackend(p, "cpu-proxy",

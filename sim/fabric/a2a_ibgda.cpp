@@ -15,9 +15,9 @@
 namespace pdsim {
 namespace {
 
-enum { kDispatchLat, kCombineLat, kIssue, kNvlinkMsg, kWire };
-
 class IbgdaBackend : public LinearA2ABackend {
+  enum { kDispatchLat, kCombineLat, kIssue, kNvlinkMsg, kWire };  // parameter indices
+
  public:
   explicit IbgdaBackend(const FabricProfile& p)
       : LinearA2ABackend(p, "ibgda",

@@ -84,12 +84,13 @@ class MoeA2AWorkload : public Workload {
   int64_t outstanding_ = 0;
 };
 
-std::unique_ptr<Workload> make(const JsonNode& s, Network& n) {
+std::unique_ptr<Workload> make_moe_a2a(const JsonNode& s, Network& n) {
   return std::make_unique<MoeA2AWorkload>(s, n);
 }
 
 }  // namespace
 
-PDSIM_REGISTER(WorkloadRegistry, "moe_a2a", "MoE dispatch/combine phases over EP ranks", make)
+PDSIM_REGISTER(WorkloadRegistry, "moe_a2a", "MoE dispatch/combine phases over EP ranks",
+               make_moe_a2a)
 
 }  // namespace pdsim::packet

@@ -15,6 +15,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/core/process_pool.hpp"
+#include "sim/core/text_align.hpp"
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/deployment.hpp"
 #include "sim/serve/profile_overlay.hpp"
@@ -154,15 +155,6 @@ std::string fmt_e(const std::optional<double>& e) {
   if (!e) return "n/a";
   return *e == 0 ? "0" : fmt("%+.4f", *e);
 }
-std::string pad(std::string s, size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-std::string lpad(std::string s, size_t w) {
-  if (s.size() < w) s.insert(0, w - s.size(), ' ');
-  return s;
-}
-
 }  // namespace
 
 std::vector<SensitivityParam> scenario_sensitivity_parameters(const SensitivityOptions& opt) {
@@ -303,16 +295,16 @@ std::string sensitivity_text(const SensitivityResult& r) {
     << " ms\n";
   size_t w = 9;
   for (const auto& row : r.rows) w = std::max(w, row.param.name.size());
-  o << lpad("rank", 4) << "  " << pad("parameter", w) << "  " << lpad("value", 10) << "  "
-    << lpad("E(TPOT)", 9) << "  " << lpad("E(p99ITL)", 9) << "  " << lpad("E(TTFT)", 9)
+  o << pad("rank", 4) << "  " << pad("parameter", w, true) << "  " << pad("value", 10) << "  "
+    << pad("E(TPOT)", 9) << "  " << pad("E(p99ITL)", 9) << "  " << pad("E(TTFT)", 9)
     << "  method\n";
   int rank = 0;
   for (const auto& row : r.rows) {
     const std::string value = row.param.curve ? "x1 (curve)" : fmt("%.4g", row.param.base);
-    o << lpad(row.method == "skipped" ? "-" : std::to_string(++rank), 4) << "  "
-      << pad(row.param.name, w) << "  " << lpad(value, 10) << "  " << lpad(fmt_e(row.e_tpot), 9)
-      << "  " << lpad(fmt_e(row.e_itl), 9) << "  " << lpad(fmt_e(row.e_ttft), 9) << "  "
-      << row.method << (row.note.empty() ? "" : " (" + row.note + ")") << "\n";
+    o << pad(row.method == "skipped" ? "-" : std::to_string(++rank), 4) << "  "
+      << pad(row.param.name, w, true) << "  " << pad(value, 10) << "  " << pad(fmt_e(row.e_tpot), 9)
+      << "  " << pad(fmt_e(row.e_itl), 9) << "  " << pad(fmt_e(row.e_ttft), 9) << "  " << row.method
+      << (row.note.empty() ? "" : " (" + row.note + ")") << "\n";
   }
   return o.str();
 }

@@ -4,18 +4,10 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(JsonOverride, SetsObjectMembersAndArrayElements) {
   Json d = Json::parse(R"({"a":{"b":[{"c":1},{"c":2},{"c":3}]},"x":"s"})");
@@ -33,19 +25,19 @@ TEST(JsonOverride, SetsObjectMembersAndArrayElements) {
 
 TEST(JsonOverride, UnknownPathsNameFileAndPath) {
   Json d = Json::parse(R"({"a":{"b":[1,2]}})");
-  std::string m =
-      error_of([&] { apply_json_override(d, "a.q=1", "f.json", {.what = "scenario path"}); });
+  std::string m = testing::input_error_of(
+      [&] { apply_json_override(d, "a.q=1", "f.json", {.what = "scenario path"}); });
   EXPECT_NE(m.find("f.json: field 'a.q': unknown scenario path (no field 'q')"), std::string::npos)
       << m;
-  m = error_of([&] { apply_json_override(d, "a.b[5]=1", "f.json"); });
+  m = testing::input_error_of([&] { apply_json_override(d, "a.b[5]=1", "f.json"); });
   EXPECT_NE(m.find("field 'a.b[5]'"), std::string::npos) << m;
-  m = error_of([&] { apply_json_override(d, "a.b[x]=1", "f.json"); });
+  m = testing::input_error_of([&] { apply_json_override(d, "a.b[x]=1", "f.json"); });
   EXPECT_NE(m.find("expected an array index"), std::string::npos) << m;
-  m = error_of([&] { apply_json_override(d, "a..b=1", "f.json"); });
+  m = testing::input_error_of([&] { apply_json_override(d, "a..b=1", "f.json"); });
   EXPECT_NE(m.find("empty key"), std::string::npos) << m;
-  m = error_of([&] { apply_json_override(d, "a.b[1=1", "f.json"); });
+  m = testing::input_error_of([&] { apply_json_override(d, "a.b[1=1", "f.json"); });
   EXPECT_NE(m.find("unterminated"), std::string::npos) << m;
-  m = error_of([&] { apply_json_override(d, "novalue", "f.json"); });
+  m = testing::input_error_of([&] { apply_json_override(d, "novalue", "f.json"); });
   EXPECT_NE(m.find("expected dotted.path=value"), std::string::npos) << m;
 }
 
@@ -54,7 +46,7 @@ TEST(JsonOverride, CreateMissingMakesIntermediateObjects) {
   apply_json_override(d, "t.srd.paths=8", "f.json", {.create_missing = true});
   EXPECT_EQ(d["t"]["srd"]["paths"], 8);
   // Array elements are never created.
-  EXPECT_FALSE(error_of([&] {
+  EXPECT_FALSE(testing::input_error_of([&] {
                  apply_json_override(d, "w[0].x=1", "f.json", {.create_missing = true});
                }).empty());
 }

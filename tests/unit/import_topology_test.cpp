@@ -7,16 +7,13 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/import/topology_placement.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
 
-std::string sample(const std::string& name) {
-  return data_root() + "/tests/data/formats/" + name;
-}
-
 TEST(ImportTopology, SampleFile) {
-  const std::string f = sample("aws_topology.json");
+  const std::string f = testing::format_sample("aws_topology.json");
   const Json p = placement_from_aws_topology(read_file(f), f);
   EXPECT_EQ(p["schema"], "pdsim.placement/1");
   EXPECT_EQ(p["layers"], 3);
@@ -57,7 +54,7 @@ TEST(ImportTopology, Malformed) {
     }
     return "";
   };
-  const std::string f = sample("aws_topology_malformed.json");
+  const std::string f = testing::format_sample("aws_topology_malformed.json");
   std::string m;
   try {
     placement_from_aws_topology(read_file(f), f);

@@ -46,7 +46,7 @@ TEST(ModelsCatalog, UnknownNameListsKnownOnes) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + name;
+  std::string path = ::testing::TempDir() + name;
   std::ofstream(path) << text;
   return path;
 }

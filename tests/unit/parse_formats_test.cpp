@@ -7,17 +7,14 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
 
-std::string sample(const std::string& name) {
-  return data_root() + "/tests/data/formats/" + name;
-}
-
 Json import(const std::string& format, const std::string& name) {
   auto imp = MeasurementImporterRegistry::instance().create(format, "test", "format");
-  std::string path = sample(name);
+  std::string path = testing::format_sample(name);
   return imp->parse(read_file(path), path);
 }
 
@@ -38,8 +35,8 @@ void expect_envelope(const Json& m, const std::string& probe) {
   EXPECT_EQ(m["probe"], probe);
   EXPECT_EQ(m["provenance"]["kind"], "measured");
   // The importer's output is itself a loadable measurement file.
-  write_file_atomic(testing::TempDir() + "/imported.json", m.dump());
-  EXPECT_NO_THROW(load_measurement(testing::TempDir() + "/imported.json"));
+  write_file_atomic(::testing::TempDir() + "/imported.json", m.dump());
+  EXPECT_NO_THROW(load_measurement(::testing::TempDir() + "/imported.json"));
 }
 
 TEST(ParseFormats, NcclTestsRowsBothPlacements) {

@@ -10,7 +10,7 @@
 namespace pdsim {
 namespace {
 
-std::string sample(const std::string& name) {
+std::string bench_serving_sample(const std::string& name) {
   return data_root() + "/tests/data/bench_serving/" + name;
 }
 
@@ -21,10 +21,10 @@ const Json& row(const Json& v, const std::string& key) {
 }
 
 TEST(ReportsJsonl, LastNonBlankLineByDefaultAndPythonInfinity) {
-  const auto rec = read_bench_serving_jsonl(sample("pd_run.jsonl"));
+  const auto rec = read_bench_serving_jsonl(bench_serving_sample("pd_run.jsonl"));
   EXPECT_EQ(rec.line, 3);  // line 2 is blank
   EXPECT_EQ(rec.record["completed"], 3);
-  const auto first = read_bench_serving_jsonl(sample("pd_run.jsonl"), 1);
+  const auto first = read_bench_serving_jsonl(bench_serving_sample("pd_run.jsonl"), 1);
   EXPECT_EQ(first.record["request_rate"], "inf");  // bare Infinity literal
   EXPECT_EQ(first.record["completed"], 8);
 }
@@ -32,10 +32,10 @@ TEST(ReportsJsonl, LastNonBlankLineByDefaultAndPythonInfinity) {
 void expect_error(const std::string& file, std::optional<int> line, const std::string& field,
                   const std::string& what_part) {
   try {
-    read_bench_serving_jsonl(sample(file), line);
+    read_bench_serving_jsonl(bench_serving_sample(file), line);
     FAIL() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(e.file(), sample(file));
+    EXPECT_EQ(e.file(), bench_serving_sample(file));
     EXPECT_EQ(e.field(), field);
     EXPECT_NE(std::string(e.what()).find(what_part), std::string::npos) << e.what();
   }
@@ -47,13 +47,15 @@ TEST(ReportsJsonl, ErrorsNameFileAndLine) {
   expect_error("malformed.jsonl", std::nullopt, "line 4", "'completed' missing");
   expect_error("malformed.jsonl", 9, "line 9", "the file has 4 lines");
   expect_error("pd_run.jsonl", 2, "line 2", "empty line");
-  EXPECT_THROW(read_bench_serving_jsonl(sample("absent.jsonl")), InputError);
-  EXPECT_EQ(read_bench_serving_jsonl(sample("malformed.jsonl"), 1).record["completed"], 3);
+  EXPECT_THROW(read_bench_serving_jsonl(bench_serving_sample("absent.jsonl")), InputError);
+  EXPECT_EQ(
+      read_bench_serving_jsonl(bench_serving_sample("malformed.jsonl"), 1).record["completed"], 3);
 }
 
 TEST(ReportsValidate, PercentErrorsAgainstHandWrittenRecord) {
   const Json pred = bench_summary(testing_fixture::hand_results());
-  const Json v = validate_against(pred, read_bench_serving_jsonl(sample("pd_run.jsonl")).record);
+  const Json v =
+      validate_against(pred, read_bench_serving_jsonl(bench_serving_sample("pd_run.jsonl")).record);
   // (predicted − measured) / measured: values from reports_summary_test vs pd_run.jsonl line 3
   EXPECT_NEAR(row(v, "duration")["error_pct"].get<double>(), 25.0, 1e-9);          // 2.5 vs 2.0
   EXPECT_NEAR(row(v, "mean_ttft_ms")["error_pct"].get<double>(), 50.0 / 3, 1e-9);  // 3500/3 vs 1000
@@ -77,13 +79,14 @@ TEST(ReportsValidate, PercentErrorsAgainstHandWrittenRecord) {
 
 TEST(ReportsValidate, WorkloadMismatchAndText) {
   const Json pred = bench_summary(testing_fixture::hand_results());
-  const Json v = validate_against(pred, read_bench_serving_jsonl(sample("pd_run.jsonl"), 1).record);
+  const Json v = validate_against(
+      pred, read_bench_serving_jsonl(bench_serving_sample("pd_run.jsonl"), 1).record);
   ASSERT_FALSE(v["workload_mismatches"].empty());
   EXPECT_EQ(v["workload_mismatches"][0]["key"], "request_rate");
   EXPECT_EQ(v["workload_mismatches"][0]["measured"], "inf");
-  const std::string t =
-      validate_text(validate_against(pred, read_bench_serving_jsonl(sample("pd_run.jsonl")).record),
-                    "pd_run.jsonl line 3");
+  const std::string t = validate_text(
+      validate_against(pred, read_bench_serving_jsonl(bench_serving_sample("pd_run.jsonl")).record),
+      "pd_run.jsonl line 3");
   EXPECT_NE(t.find("(pd_run.jsonl line 3)"), std::string::npos);
   EXPECT_NE(t.find("Mean TTFT (ms)                    1166.67      1000.00     +16.7"),
             std::string::npos);

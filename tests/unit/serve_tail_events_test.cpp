@@ -10,6 +10,7 @@
 #include "sim/serve/loss_recovery.hpp"
 #include "sim/serve/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
@@ -129,13 +130,6 @@ TEST(TailEvents, AdmissionWorkAddsItsCostPerAdmittedRequest) {
   EXPECT_DOUBLE_EQ(idle.mech["admission_work"], 0.0);
 }
 
-Json run(const std::string& fabric, std::vector<std::string> sets) {
-  Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-" + fabric + "-quick.json", sets);
-  return bench_summary(simulate_isolated(build_deployment(s), s.seed));
-}
-double num(const Json& s, const char* k) {
-  return s.at(k).get<double>();
-}
 double fired(const Json& s, const char* mech) {
   return s.at("pdsim").at("tail").at("all").at(mech).at("fired_fraction").get<double>();
 }
@@ -143,16 +137,23 @@ const std::string kProv = ",\"provenance\":{\"source\":\"unit test value\"}";
 
 TEST(TailEvents, LinkErrorsStallRoceForTheAckTimeoutAndBarelyTouchEfa) {
   const std::string ber = "tail.link_errors={\"ber\":1e-9" + kProv + "}";
-  const Json roce = run("roce", {ber}), roce_off = run("roce", {"tail.link_errors.enabled=false"});
+  const Json roce = testing::quick_reference_summary("roce", {ber}),
+             roce_off =
+                 testing::quick_reference_summary("roce", {"tail.link_errors.enabled=false"});
   EXPECT_GT(fired(roce, "link_errors"), 0.0);
-  EXPECT_GT(num(roce, "max_itl_ms"), kT20 / 1e3);  // a lost signal waits 4.29 s
-  EXPECT_GT(num(roce, "p99_itl_ms"), num(roce_off, "p99_itl_ms"));
+  EXPECT_GT(testing::summary_number(roce, "max_itl_ms"), kT20 / 1e3);  // a lost signal waits 4.29 s
+  EXPECT_GT(testing::summary_number(roce, "p99_itl_ms"),
+            testing::summary_number(roce_off, "p99_itl_ms"));
   EXPECT_EQ(fired(roce_off, "link_errors"), 0.0);
-  const Json efa = run("efa", {ber}), efa_off = run("efa", {"tail.link_errors.enabled=false"});
+  const Json efa = testing::quick_reference_summary("efa", {ber}),
+             efa_off = testing::quick_reference_summary("efa", {"tail.link_errors.enabled=false"});
   EXPECT_GT(fired(efa, "link_errors"), 0.0);
-  EXPECT_GE(num(efa, "max_itl_ms"), num(efa_off, "max_itl_ms"));
-  EXPECT_LT(num(efa, "max_itl_ms"), num(efa_off, "max_itl_ms") + 5.0);         // µs-scale resends
-  EXPECT_THROW(run("roce", {"tail.link_errors={\"ber\":1e-9}"}), InputError);  // no source
+  EXPECT_GE(testing::summary_number(efa, "max_itl_ms"),
+            testing::summary_number(efa_off, "max_itl_ms"));
+  EXPECT_LT(testing::summary_number(efa, "max_itl_ms"),
+            testing::summary_number(efa_off, "max_itl_ms") + 5.0);  // µs-scale resends
+  EXPECT_THROW(testing::quick_reference_summary("roce", {"tail.link_errors={\"ber\":1e-9}"}),
+               InputError);  // no source
 }
 
 TEST(TailEvents, PathFlapLongerThanTheRetriesIsAPredictedFailureOnRoceOnly) {
@@ -160,50 +161,56 @@ TEST(TailEvents, PathFlapLongerThanTheRetriesIsAPredictedFailureOnRoceOnly) {
       "tail.path_flaps={\"enabled\":true,\"per_link_per_hour\":3600,"
       "\"down_ms\":40000" +
       kProv + "}";
-  const Json roce = run("roce", {flap});
+  const Json roce = testing::quick_reference_summary("roce", {flap});
   ASSERT_TRUE(roce.contains("predicted_failure"));
   EXPECT_EQ(roce["predicted_failure"]["mechanism"], "path_flap");
   EXPECT_DOUBLE_EQ(roce["predicted_failure"]["waited_s"].get<double>(), 8 * kT20 / 1e6);
   EXPECT_TRUE(roce["p99_itl_ms"].is_null());  // no latency for a run that crashed
   EXPECT_TRUE(roce["max_itl_ms"].is_null());
-  const Json efa = run("efa", {flap}), efa_off = run("efa", {});
+  const Json efa = testing::quick_reference_summary("efa", {flap}),
+             efa_off = testing::quick_reference_summary("efa", {});
   EXPECT_FALSE(efa.contains("predicted_failure"));
   EXPECT_GT(fired(efa, "path_flap"), 0.0);
-  EXPECT_GT(num(efa, "max_itl_ms"), num(efa_off, "max_itl_ms"));
+  EXPECT_GT(testing::summary_number(efa, "max_itl_ms"),
+            testing::summary_number(efa_off, "max_itl_ms"));
 }
 
 TEST(TailEvents, GcPausesFromTheirPublishedProfileRaiseTheTail) {
-  const Json off = run("efa", {});
-  const Json on =
-      run("efa", {"tail.gc_pauses={\"enabled\":true,\"profile\":\"gc-sglang-pr9241\"}"});
+  const Json off = testing::quick_reference_summary("efa", {});
+  const Json on = testing::quick_reference_summary(
+      "efa", {"tail.gc_pauses={\"enabled\":true,\"profile\":\"gc-sglang-pr9241\"}"});
   EXPECT_GT(fired(on, "gc_pause"), 0.0);
-  EXPECT_GT(num(on, "max_itl_ms"), num(off, "max_itl_ms") + 100.0);  // pauses of 100-300 ms
-  EXPECT_LE(num(on, "max_itl_ms"), num(off, "max_itl_ms") + 2 * 300.0);
+  EXPECT_GT(testing::summary_number(on, "max_itl_ms"),
+            testing::summary_number(off, "max_itl_ms") + 100.0);  // pauses of 100-300 ms
+  EXPECT_LE(testing::summary_number(on, "max_itl_ms"),
+            testing::summary_number(off, "max_itl_ms") + 2 * 300.0);
   EXPECT_EQ(fired(off, "gc_pause"), 0.0);
-  EXPECT_THROW(run("efa", {"tail.gc_pauses.enabled=true"}), InputError);  // no parameters' source
+  EXPECT_THROW(testing::quick_reference_summary("efa", {"tail.gc_pauses.enabled=true"}),
+               InputError);  // no parameters' source
 }
 
 TEST(TailEvents, AdmissionWorkOffLowersTheMaximum) {
   // All 48 requests at once: admissions pile up at the first iterations.
   const std::string burst = "workload.request_rate=inf";
-  const Json off = run("efa", {burst});
-  const Json on = run("efa", {burst,
-                              "tail.admission_work={\"enabled\":true,\"us_per_request\":"
-                              "5000" +
-                                  kProv + "}"});
+  const Json off = testing::quick_reference_summary("efa", {burst});
+  const Json on = testing::quick_reference_summary(
+      "efa", {burst,
+              "tail.admission_work={\"enabled\":true,\"us_per_request\":"
+              "5000" +
+                  kProv + "}"});
   EXPECT_GT(fired(on, "admission_work"), 0.0);
-  EXPECT_GT(num(on, "max_itl_ms"), num(off, "max_itl_ms"));
+  EXPECT_GT(testing::summary_number(on, "max_itl_ms"), testing::summary_number(off, "max_itl_ms"));
   EXPECT_EQ(fired(off, "admission_work"), 0.0);
 }
 
 TEST(TailEvents, KvOverlapIsCountedOnlyWhereTheAllToAllSawAFlow) {
   const std::vector<std::string> burst = {"workload.request_rate=inf"};
   auto overlap = [](const Json& s) { return s.at("pdsim").at("tail").at("kv_overlap"); };
-  const Json analytic = overlap(run("roce", burst));
+  const Json analytic = overlap(testing::quick_reference_summary("roce", burst));
   EXPECT_EQ(analytic["iterations_share"].get<double>(), 0.0);  // no all-to-all oracle
   std::vector<std::string> packet = burst;
   packet.push_back("fabric.fidelity=packet");
-  const Json k = overlap(run("roce", packet));
+  const Json k = overlap(testing::quick_reference_summary("roce", packet));
   EXPECT_GT(k["iterations_share"].get<double>(), 0.0);
   EXPECT_LE(k["iterations_share"].get<double>(), 1.0);
   EXPECT_LE(k["stall_p99_us"].get<double>(), k["stall_max_us"].get<double>());

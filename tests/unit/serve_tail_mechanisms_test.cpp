@@ -7,18 +7,11 @@
 #include "sim/serve/bench_metrics.hpp"
 #include "sim/serve/decode_iteration_timer.hpp"
 #include "sim/serve/run_scenario.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
 
-Json run(const std::string& fabric, std::vector<std::string> sets) {
-  Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-" + fabric + "-quick.json", sets);
-  Deployment d = build_deployment(s);
-  return bench_summary(simulate_isolated(d, s.seed));
-}
-double num(const Json& s, const std::string& k) {
-  return s.at(k).get<double>();
-}
 double tail_all(const Json& s, const std::string& mech, const std::string& k) {
   return s.at("pdsim").at("tail").at("all").at(mech).at(k).get<double>();
 }
@@ -26,9 +19,11 @@ double tail_all(const Json& s, const std::string& mech, const std::string& k) {
 TEST(ServeTailMechanisms, DpImbalanceOffLowersTheTail) {
   // Off, every layer waits for the mean rank instead of the slowest: mean <= max, strictly here
   // since the ranks hold different requests.
-  const Json on = run("efa", {}), off = run("efa", {"tail.dp_imbalance=false"});
-  EXPECT_LT(num(off, "p99_itl_ms"), num(on, "p99_itl_ms"));
-  EXPECT_LT(num(off, "mean_itl_ms"), num(on, "mean_itl_ms"));
+  const Json on = testing::quick_reference_summary("efa", {}),
+             off = testing::quick_reference_summary("efa", {"tail.dp_imbalance=false"});
+  EXPECT_LT(testing::summary_number(off, "p99_itl_ms"), testing::summary_number(on, "p99_itl_ms"));
+  EXPECT_LT(testing::summary_number(off, "mean_itl_ms"),
+            testing::summary_number(on, "mean_itl_ms"));
   EXPECT_GT(tail_all(on, "dp_imbalance", "fired_fraction"), 0.0);
   EXPECT_EQ(tail_all(off, "dp_imbalance", "fired_fraction"), 0.0);
 }
@@ -39,25 +34,28 @@ TEST(ServeTailMechanisms, CudaGraphMissOffLowersTheTailOnlyWhenBatchesMiss) {
                                           "decode.cuda_graph_max_bs=2"};
   auto with = [&](std::vector<std::string> extra) {
     extra.insert(extra.begin(), burst.begin(), burst.end());
-    return run("roce", extra);
+    return testing::quick_reference_summary("roce", extra);
   };
   const Json on = with({}), off = with({"tail.cuda_graph_miss=false"});
   EXPECT_GT(tail_all(on, "cuda_graph_miss", "fired_fraction"), 0.0);
-  EXPECT_LT(num(off, "max_itl_ms"), num(on, "max_itl_ms"));
-  EXPECT_LT(num(off, "mean_itl_ms"), num(on, "mean_itl_ms"));
+  EXPECT_LT(testing::summary_number(off, "max_itl_ms"), testing::summary_number(on, "max_itl_ms"));
+  EXPECT_LT(testing::summary_number(off, "mean_itl_ms"),
+            testing::summary_number(on, "mean_itl_ms"));
   // With the default capture list (up to 16) nothing misses, so the switch changes nothing.
-  EXPECT_EQ(run("roce", {"tail.cuda_graph_miss=false"}).dump(), run("roce", {}).dump());
+  EXPECT_EQ(testing::quick_reference_summary("roce", {"tail.cuda_graph_miss=false"}).dump(),
+            testing::quick_reference_summary("roce", {}).dump());
 }
 
 TEST(ServeTailMechanisms, SchedulerHiccupsRaiseTheMaxAndNeedProvenance) {
-  EXPECT_THROW(run("efa", {"tail.scheduler_hiccups.enabled=true"}), InputError);
-  const Json off = run("efa", {});
-  const Json on =
-      run("efa", {"tail.scheduler_hiccups={\"enabled\":true,\"probability\":0.02,\"delay_us\":5000,"
-                  "\"provenance\":{\"source\":\"unit test value\"}}"});
+  EXPECT_THROW(testing::quick_reference_summary("efa", {"tail.scheduler_hiccups.enabled=true"}),
+               InputError);
+  const Json off = testing::quick_reference_summary("efa", {});
+  const Json on = testing::quick_reference_summary(
+      "efa", {"tail.scheduler_hiccups={\"enabled\":true,\"probability\":0.02,\"delay_us\":5000,"
+              "\"provenance\":{\"source\":\"unit test value\"}}"});
   EXPECT_GT(tail_all(on, "scheduler_hiccup", "fired_fraction"), 0.0);
   EXPECT_DOUBLE_EQ(tail_all(on, "scheduler_hiccup", "max_us"), 5000.0);
-  EXPECT_GT(num(on, "max_itl_ms"), num(off, "max_itl_ms"));
+  EXPECT_GT(testing::summary_number(on, "max_itl_ms"), testing::summary_number(off, "max_itl_ms"));
 }
 
 TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecovers) {
@@ -89,8 +87,10 @@ TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecover
 }
 
 TEST(ServeTailMechanisms, AcceptanceVarianceOffNarrowsTpot) {
-  const Json on = run("efa", {}), off = run("efa", {"tail.acceptance_variance=false"});
-  EXPECT_LT(num(off, "std_tpot_ms"), num(on, "std_tpot_ms"));
+  const Json on = testing::quick_reference_summary("efa", {}),
+             off = testing::quick_reference_summary("efa", {"tail.acceptance_variance=false"});
+  EXPECT_LT(testing::summary_number(off, "std_tpot_ms"),
+            testing::summary_number(on, "std_tpot_ms"));
 }
 
 TEST(ServeTailMechanisms, BatchJumpsOffAdmitsOnePerRankAndShrinksTheJump) {
@@ -99,25 +99,28 @@ TEST(ServeTailMechanisms, BatchJumpsOffAdmitsOnePerRankAndShrinksTheJump) {
                                          "workload.request_rate=inf"};
   auto with = [&](std::vector<std::string> extra) {
     extra.insert(extra.begin(), base.begin(), base.end());
-    return run("efa", extra);
+    return testing::quick_reference_summary("efa", extra);
   };
   const Json on = with({}), off = with({"tail.batch_jumps=false"});
   EXPECT_LT(tail_all(off, "batch_jump", "max_us"), tail_all(on, "batch_jump", "max_us"));
-  EXPECT_GE(num(off, "mean_ttft_ms"), num(on, "mean_ttft_ms"));
+  EXPECT_GE(testing::summary_number(off, "mean_ttft_ms"),
+            testing::summary_number(on, "mean_ttft_ms"));
 }
 
 TEST(ServeTailMechanisms, FabricBackgroundOffRemovesTheA2AExcess) {
   const std::vector<std::string> base = {"fabric.fidelity=packet", "workload.request_rate=inf"};
   auto with = [&](std::vector<std::string> extra) {
     extra.insert(extra.begin(), base.begin(), base.end());
-    return run("roce", extra);
+    return testing::quick_reference_summary("roce", extra);
   };
   const Json on = with({}), off = with({"tail.fabric_background=false"});
   EXPECT_GT(tail_all(on, "fabric_background", "fired_fraction"), 0.0);
   EXPECT_GT(tail_all(on, "fabric_background", "mean_when_fired_us"), 0.0);
   EXPECT_EQ(tail_all(off, "fabric_background", "fired_fraction"), 0.0);
   // Off is analytic fidelity exactly.
-  EXPECT_EQ(off.at("mean_itl_ms"), run("roce", {"workload.request_rate=inf"}).at("mean_itl_ms"));
+  EXPECT_EQ(
+      off.at("mean_itl_ms"),
+      testing::quick_reference_summary("roce", {"workload.request_rate=inf"}).at("mean_itl_ms"));
 }
 
 }  // namespace

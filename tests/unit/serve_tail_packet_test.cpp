@@ -19,7 +19,7 @@
 namespace pdsim {
 namespace {
 
-Deployment reference(const std::string& fabric, const std::vector<std::string>& sets = {}) {
+Deployment packet_reference(const std::string& fabric, const std::vector<std::string>& sets = {}) {
   std::vector<std::string> all = {"fabric.fidelity=packet"};
   all.insert(all.end(), sets.begin(), sets.end());
   return build_deployment(
@@ -48,7 +48,7 @@ LayerQuery kv_query(const Deployment& d, std::vector<int> tokens, std::vector<do
 }
 
 TEST(ServeTailPacket, NoBackgroundAddsNothingAndRunsNoPacketSimulation) {
-  Deployment d = reference("efa");
+  Deployment d = packet_reference("efa");
   PacketPhaseOracle o(d, 1);
   LayerQuery q = kv_query(d, std::vector<int>(16, 8), {});
   for (const LayerUs& v : o.excess_us(q)) EXPECT_EQ(v, LayerUs{});
@@ -59,7 +59,7 @@ TEST(ServeTailPacket, KvOnTheDecodeNicsSlowsThePhaseMoreAtHigherRate) {
   // The KV flow shares the decode node's NICs and downlinks with the a2a: a shared resource can
   // only delay it on average, and a faster flow occupies it for a larger fraction of the time.
   for (std::string fab : {"efa", "roce"}) {
-    Deployment d = reference(fab);
+    Deployment d = packet_reference(fab);
     PacketPhaseOracle o(d, 3);
     const auto low = o.simulate(kv_query(d, std::vector<int>(16, 16), {400}), 8, 5);
     const auto high = o.simulate(kv_query(d, std::vector<int>(16, 16), {2800}), 8, 5);
@@ -72,7 +72,7 @@ TEST(ServeTailPacket, KvOnTheDecodeNicsSlowsThePhaseMoreAtHigherRate) {
 }
 
 TEST(ServeTailPacket, DeterministicForASeed) {
-  Deployment d = reference("roce");
+  Deployment d = packet_reference("roce");
   PacketPhaseOracle a(d, 9), b(d, 9), c(d, 10);
   const LayerQuery q = kv_query(d, {4, 4, 0, 8, 4, 0, 0, 4, 4, 4, 0, 8, 4, 0, 0, 4}, {1500});
   EXPECT_EQ(a.excess_us(q), b.excess_us(q));
@@ -103,7 +103,7 @@ TEST(ServeTailPacket, MemoErrorAgainstDirectSimulationIsBounded) {
       {{28, 28, 28, 28, 28, 28, 28, 28, 0, 0, 0, 0, 0, 0, 0, 0}, {700, 700}},
   };
   for (std::string fab : {"efa", "roce"}) {
-    Deployment d = reference(fab);
+    Deployment d = packet_reference(fab);
     PacketPhaseOracle o(d, 1);
     for (const auto& c : cases) {
       const LayerQuery q = kv_query(d, c.tokens, c.rates);
@@ -183,7 +183,7 @@ TEST(ServeTailPacket, LayerRunSendsTheCombineBackAfterTheDispatch) {
 // their combine returns to node 0 on the same downlinks and NIC receive side as the KV.
 TEST(ServeTailPacket, KvIntoANodeSlowsTheCombineReturningToItMoreThanTheDispatch) {
   for (std::string fab : {"efa", "roce"}) {
-    Deployment d = reference(fab);
+    Deployment d = packet_reference(fab);
     PacketPhaseOracle o(d, 2);
     const auto r = o.simulate(
         kv_query(d, {28, 28, 28, 28, 28, 28, 28, 28, 0, 0, 0, 0, 0, 0, 0, 0}, {700, 700}), 8, 7);
@@ -197,17 +197,17 @@ TEST(ServeTailPacket, KvIntoANodeSlowsTheCombineReturningToItMoreThanTheDispatch
 }
 
 TEST(ServeTailPacket, BadTopologyFileFailsBeforeSimulation) {
-  EXPECT_THROW(reference("efa", {"cluster.topology_file=no-such-file.json"}), InputError);
+  EXPECT_THROW(packet_reference("efa", {"cluster.topology_file=no-such-file.json"}), InputError);
   // The test fixture lists two instances with NetworkNodes; the deployment needs four nodes.
   try {
-    reference("efa",
-              {"cluster.topology_file=" + data_root() + "/tests/data/formats/aws_topology.json"});
+    packet_reference(
+        "efa", {"cluster.topology_file=" + data_root() + "/tests/data/formats/aws_topology.json"});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cluster.topology_file"), std::string::npos) << e.what();
   }
   // The placement what-ifs' files build.
-  EXPECT_NO_THROW(reference(
+  EXPECT_NO_THROW(packet_reference(
       "efa", {"cluster.topology_file=" + data_root() + "/scenarios/topology/2p2d-spread-l2.json"}));
 }
 
