@@ -158,15 +158,13 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
         const auto& r = l.residuals[i];
         const LooSpread sp = i < l.spread.size() ? l.spread[i] : LooSpread{HUGE_VAL, 0, 0, 0};
         const double sig = sp.sigma;
-        const auto err = [&](double z) {
-          return signed_pct((r.predicted * std::exp(z * sig) / r.measured - 1) * 100);
-        };
+        const auto interval = sp.error_pct_90(r.predicted, r.measured);
         o += pad(set.runs[l.run].name, 22, true) + pad(r.metric, 22, true) +
              pad(fmt_fixed(r.measured, 2), 12) + pad(fmt_fixed(r.predicted, 2), 12) +
              pad(signed_pct((r.predicted / r.measured - 1) * 100), 10) +
              (std::isfinite(sig)
-                  ? pad("[" + err(-kZ90) + ", " + err(kZ90) + "]", 19) +
-                        (std::fabs(r.log_ratio) <= kZ90 * sig ? "  inside" : " OUTSIDE") +
+                  ? pad("[" + signed_pct(interval[0]) + ", " + signed_pct(interval[1]) + "]", 19) +
+                        (sp.inside_90(r.log_ratio) ? "  inside" : " OUTSIDE") +
                         pad(sig > 0 ? fmt_fixed(100 * sp.held / (sig * sig), 0) + " %" : "0 %", 12)
                   : pad("n/a", 19)) +
              "\n";

@@ -15,6 +15,8 @@
 // large: it tells whether a leave-one-out miss is within what the other runs can know about the run
 // left out (a data limit) or outside it (a model limit).
 #include <Eigen/Dense>
+#include <array>
+#include <cmath>
 #include <vector>
 
 namespace pdsim {
@@ -26,6 +28,15 @@ inline constexpr double kZ90 = 1.6448536269514722;
 struct LooSpread {
   double sigma = 0;  // √(refitted + held + scatter)
   double refitted = 0, held = 0, scatter = 0;
+
+  // The 90 % interval of the error % of `predicted` against `measured`, lower bound first:
+  // (predicted · exp(∓1.645 σ) / measured − 1) · 100. One rule for the JSON and the text report.
+  std::array<double, 2> error_pct_90(double predicted, double measured) const {
+    return {(predicted * std::exp(-kZ90 * sigma) / measured - 1.0) * 100.0,
+            (predicted * std::exp(kZ90 * sigma) / measured - 1.0) * 100.0};
+  }
+  // Whether a prediction with log ratio ln(predicted / measured) has its measured value inside.
+  bool inside_90(double log_ratio) const { return std::fabs(log_ratio) <= kZ90 * sigma; }
 };
 
 // The spread of each row of `J_left` (the run left out: rows = its metrics, columns = every

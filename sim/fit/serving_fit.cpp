@@ -195,11 +195,9 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                                                         {"scatter", sp.scatter / (sig * sig)}}
                                                  : Json(nullptr);
       rs[i]["error_pct_interval_90"] =
-          known ? Json::array({(r.predicted * std::exp(-kZ90 * sig) / r.measured - 1.0) * 100.0,
-                               (r.predicted * std::exp(kZ90 * sig) / r.measured - 1.0) * 100.0})
-                : Json(nullptr);
+          known ? Json(sp.error_pct_90(r.predicted, r.measured)) : Json(nullptr);
       rs[i]["measured_inside_interval_90"] =
-          known ? Json(std::fabs(r.log_ratio) <= kZ90 * sig) : Json(nullptr);
+          known ? Json(sp.inside_90(r.log_ratio)) : Json(nullptr);
     }
     loo.push_back({{"left_out", set.runs[l.run].name},
                    {"refit", l.refit},

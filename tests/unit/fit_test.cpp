@@ -139,6 +139,20 @@ TEST(LooInterval, RefittedCovarianceHeldRangeAndScatterAddUp) {
   EXPECT_TRUE(std::isnan(loo_spread(Jo.topRows(2), 0.0, Jl, {true, true}, {1, 1})[0].sigma));
 }
 
+TEST(LooInterval, ErrorIntervalIsThePredictionTimesExpOfPlusMinusZSigma) {
+  // σ = ln 2 / 1.6448536: the 90 % band of the prediction is [predicted / 2, 2 · predicted].
+  // Predicted 30 ms against 20 measured: error +50 %, band [15, 60] ms → [−25 %, +200 %].
+  LooSpread sp;
+  sp.sigma = std::log(2.0) / kZ90;
+  const auto band = sp.error_pct_90(30.0, 20.0);
+  EXPECT_NEAR(band[0], -25.0, 1e-9);
+  EXPECT_NEAR(band[1], 200.0, 1e-9);
+  // Inside when |ln(predicted / measured)| ≤ ln 2: 30 vs 20 is ln 1.5, 50 vs 20 is ln 2.5.
+  EXPECT_TRUE(sp.inside_90(std::log(1.5)));
+  EXPECT_FALSE(sp.inside_90(std::log(2.5)));
+  EXPECT_TRUE(sp.inside_90(-std::log(1.9)));
+}
+
 TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
   Json fit = {{"order", {"serving.decode.host_us_per_iteration"}},
               {"parameters",
