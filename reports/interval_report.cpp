@@ -2,6 +2,7 @@
 
 #include "reports/breakdown.hpp"
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 
@@ -12,12 +13,9 @@ std::string prediction_interval_text(const Json& summary, const Json& intervals,
                   " draws from the fit's covariance, 5-95 %\n";
   for (const auto& [key, q] : intervals.at("metrics").items()) {
     const auto point = summary_number(summary, key);
-    std::string line = "  " + key;
-    line.resize(28, ' ');
-    line += (point ? fmt_fixed(*point, 2) : std::string("n/a")) + "  [" +
-            fmt_fixed(q.at("p05").get<double>(), 2) + ", " +
-            fmt_fixed(q.at("p95").get<double>(), 2) + "]\n";
-    o += line;
+    o += pad("  " + key, 28, true) + (point ? fmt_fixed(*point, 2) : std::string("n/a")) + "  [" +
+         fmt_fixed(q.at("p05").get<double>(), 2) + ", " + fmt_fixed(q.at("p95").get<double>(), 2) +
+         "]\n";
   }
   return o;
 }

@@ -5,6 +5,8 @@
 #include <locale>
 #include <sstream>
 
+#include "sim/core/text_align.hpp"
+
 namespace pdsim {
 
 std::string fmt_fixed(double v, int decimals) {
@@ -23,12 +25,7 @@ std::string py_float_repr(double v) {
 }
 
 std::string bench_line(const std::string& label, const std::string& value) {
-  std::string out = label;
-  if (out.size() < 40) out.append(40 - out.size(), ' ');
-  out += ' ';
-  out += value;
-  if (value.size() < 10) out.append(10 - value.size(), ' ');
-  return out;
+  return pad(label, 40, true) + ' ' + pad(value, 10, true);
 }
 
 std::string centered(const std::string& s, char fill, int width) {

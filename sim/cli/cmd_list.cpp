@@ -7,6 +7,7 @@
 #include "reports/report_writer.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/data_path.hpp"
+#include "sim/core/text_align.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/packet/workload.hpp"
 #include "sim/serve/admission_policy.hpp"
@@ -19,15 +20,13 @@ template <class R>
 void print_registry(const char* title) {
   std::cout << title << ":\n";
   for (const auto& e : R::instance().entries()) {
-    const size_t pad = e.name.size() < 18 ? 18 - e.name.size() : 1;
-    std::cout << "  " << e.name << std::string(pad, ' ') << e.description << "\n";
+    std::cout << "  " << pdsim::column(e.name, 18) << e.description << "\n";
   }
 }
 void print_commands() {
   std::cout << "commands (pdsim COMMAND --help):\n";
   for (const auto& c : pdsim::cli::commands()) {
-    const size_t pad = c.name.size() < 18 ? 18 - c.name.size() : 1;
-    std::cout << "  " << c.name << std::string(pad, ' ') << c.description << "\n";
+    std::cout << "  " << pdsim::column(c.name, 18) << c.description << "\n";
   }
 }
 void print_dir(const char* title, const std::string& rel) {

@@ -141,17 +141,15 @@ TEST(TailEvents, LinkErrorsStallRoceForTheAckTimeoutAndBarelyTouchEfa) {
              roce_off =
                  testing::quick_reference_summary("roce", {"tail.link_errors.enabled=false"});
   EXPECT_GT(fired(roce, "link_errors"), 0.0);
-  EXPECT_GT(testing::summary_number(roce, "max_itl_ms"), kT20 / 1e3);  // a lost signal waits 4.29 s
-  EXPECT_GT(testing::summary_number(roce, "p99_itl_ms"),
-            testing::summary_number(roce_off, "p99_itl_ms"));
+  EXPECT_GT(testing::metric(roce, "max_itl_ms"), kT20 / 1e3);  // a lost signal waits 4.29 s
+  EXPECT_GT(testing::metric(roce, "p99_itl_ms"), testing::metric(roce_off, "p99_itl_ms"));
   EXPECT_EQ(fired(roce_off, "link_errors"), 0.0);
   const Json efa = testing::quick_reference_summary("efa", {ber}),
              efa_off = testing::quick_reference_summary("efa", {"tail.link_errors.enabled=false"});
   EXPECT_GT(fired(efa, "link_errors"), 0.0);
-  EXPECT_GE(testing::summary_number(efa, "max_itl_ms"),
-            testing::summary_number(efa_off, "max_itl_ms"));
-  EXPECT_LT(testing::summary_number(efa, "max_itl_ms"),
-            testing::summary_number(efa_off, "max_itl_ms") + 5.0);  // µs-scale resends
+  EXPECT_GE(testing::metric(efa, "max_itl_ms"), testing::metric(efa_off, "max_itl_ms"));
+  EXPECT_LT(testing::metric(efa, "max_itl_ms"),
+            testing::metric(efa_off, "max_itl_ms") + 5.0);  // µs-scale resends
   EXPECT_THROW(testing::quick_reference_summary("roce", {"tail.link_errors={\"ber\":1e-9}"}),
                InputError);  // no source
 }
@@ -171,8 +169,7 @@ TEST(TailEvents, PathFlapLongerThanTheRetriesIsAPredictedFailureOnRoceOnly) {
              efa_off = testing::quick_reference_summary("efa", {});
   EXPECT_FALSE(efa.contains("predicted_failure"));
   EXPECT_GT(fired(efa, "path_flap"), 0.0);
-  EXPECT_GT(testing::summary_number(efa, "max_itl_ms"),
-            testing::summary_number(efa_off, "max_itl_ms"));
+  EXPECT_GT(testing::metric(efa, "max_itl_ms"), testing::metric(efa_off, "max_itl_ms"));
 }
 
 TEST(TailEvents, GcPausesFromTheirPublishedProfileRaiseTheTail) {
@@ -180,10 +177,9 @@ TEST(TailEvents, GcPausesFromTheirPublishedProfileRaiseTheTail) {
   const Json on = testing::quick_reference_summary(
       "efa", {"tail.gc_pauses={\"enabled\":true,\"profile\":\"gc-sglang-pr9241\"}"});
   EXPECT_GT(fired(on, "gc_pause"), 0.0);
-  EXPECT_GT(testing::summary_number(on, "max_itl_ms"),
-            testing::summary_number(off, "max_itl_ms") + 100.0);  // pauses of 100-300 ms
-  EXPECT_LE(testing::summary_number(on, "max_itl_ms"),
-            testing::summary_number(off, "max_itl_ms") + 2 * 300.0);
+  EXPECT_GT(testing::metric(on, "max_itl_ms"),
+            testing::metric(off, "max_itl_ms") + 100.0);  // pauses of 100-300 ms
+  EXPECT_LE(testing::metric(on, "max_itl_ms"), testing::metric(off, "max_itl_ms") + 2 * 300.0);
   EXPECT_EQ(fired(off, "gc_pause"), 0.0);
   EXPECT_THROW(testing::quick_reference_summary("efa", {"tail.gc_pauses.enabled=true"}),
                InputError);  // no parameters' source
@@ -199,7 +195,7 @@ TEST(TailEvents, AdmissionWorkOffLowersTheMaximum) {
               "5000" +
                   kProv + "}"});
   EXPECT_GT(fired(on, "admission_work"), 0.0);
-  EXPECT_GT(testing::summary_number(on, "max_itl_ms"), testing::summary_number(off, "max_itl_ms"));
+  EXPECT_GT(testing::metric(on, "max_itl_ms"), testing::metric(off, "max_itl_ms"));
   EXPECT_EQ(fired(off, "admission_work"), 0.0);
 }
 

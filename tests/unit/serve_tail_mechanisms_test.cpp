@@ -21,9 +21,8 @@ TEST(ServeTailMechanisms, DpImbalanceOffLowersTheTail) {
   // since the ranks hold different requests.
   const Json on = testing::quick_reference_summary("efa", {}),
              off = testing::quick_reference_summary("efa", {"tail.dp_imbalance=false"});
-  EXPECT_LT(testing::summary_number(off, "p99_itl_ms"), testing::summary_number(on, "p99_itl_ms"));
-  EXPECT_LT(testing::summary_number(off, "mean_itl_ms"),
-            testing::summary_number(on, "mean_itl_ms"));
+  EXPECT_LT(testing::metric(off, "p99_itl_ms"), testing::metric(on, "p99_itl_ms"));
+  EXPECT_LT(testing::metric(off, "mean_itl_ms"), testing::metric(on, "mean_itl_ms"));
   EXPECT_GT(tail_all(on, "dp_imbalance", "fired_fraction"), 0.0);
   EXPECT_EQ(tail_all(off, "dp_imbalance", "fired_fraction"), 0.0);
 }
@@ -38,9 +37,8 @@ TEST(ServeTailMechanisms, CudaGraphMissOffLowersTheTailOnlyWhenBatchesMiss) {
   };
   const Json on = with({}), off = with({"tail.cuda_graph_miss=false"});
   EXPECT_GT(tail_all(on, "cuda_graph_miss", "fired_fraction"), 0.0);
-  EXPECT_LT(testing::summary_number(off, "max_itl_ms"), testing::summary_number(on, "max_itl_ms"));
-  EXPECT_LT(testing::summary_number(off, "mean_itl_ms"),
-            testing::summary_number(on, "mean_itl_ms"));
+  EXPECT_LT(testing::metric(off, "max_itl_ms"), testing::metric(on, "max_itl_ms"));
+  EXPECT_LT(testing::metric(off, "mean_itl_ms"), testing::metric(on, "mean_itl_ms"));
   // With the default capture list (up to 16) nothing misses, so the switch changes nothing.
   EXPECT_EQ(testing::quick_reference_summary("roce", {"tail.cuda_graph_miss=false"}).dump(),
             testing::quick_reference_summary("roce", {}).dump());
@@ -55,7 +53,7 @@ TEST(ServeTailMechanisms, SchedulerHiccupsRaiseTheMaxAndNeedProvenance) {
               "\"provenance\":{\"source\":\"unit test value\"}}"});
   EXPECT_GT(tail_all(on, "scheduler_hiccup", "fired_fraction"), 0.0);
   EXPECT_DOUBLE_EQ(tail_all(on, "scheduler_hiccup", "max_us"), 5000.0);
-  EXPECT_GT(testing::summary_number(on, "max_itl_ms"), testing::summary_number(off, "max_itl_ms"));
+  EXPECT_GT(testing::metric(on, "max_itl_ms"), testing::metric(off, "max_itl_ms"));
 }
 
 TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecovers) {
@@ -89,8 +87,7 @@ TEST(ServeTailMechanisms, ExpertSkewWithoutEplbSlowsTheSlowestRankAndEplbRecover
 TEST(ServeTailMechanisms, AcceptanceVarianceOffNarrowsTpot) {
   const Json on = testing::quick_reference_summary("efa", {}),
              off = testing::quick_reference_summary("efa", {"tail.acceptance_variance=false"});
-  EXPECT_LT(testing::summary_number(off, "std_tpot_ms"),
-            testing::summary_number(on, "std_tpot_ms"));
+  EXPECT_LT(testing::metric(off, "std_tpot_ms"), testing::metric(on, "std_tpot_ms"));
 }
 
 TEST(ServeTailMechanisms, BatchJumpsOffAdmitsOnePerRankAndShrinksTheJump) {
@@ -103,8 +100,7 @@ TEST(ServeTailMechanisms, BatchJumpsOffAdmitsOnePerRankAndShrinksTheJump) {
   };
   const Json on = with({}), off = with({"tail.batch_jumps=false"});
   EXPECT_LT(tail_all(off, "batch_jump", "max_us"), tail_all(on, "batch_jump", "max_us"));
-  EXPECT_GE(testing::summary_number(off, "mean_ttft_ms"),
-            testing::summary_number(on, "mean_ttft_ms"));
+  EXPECT_GE(testing::metric(off, "mean_ttft_ms"), testing::metric(on, "mean_ttft_ms"));
 }
 
 TEST(ServeTailMechanisms, FabricBackgroundOffRemovesTheA2AExcess) {

@@ -34,7 +34,9 @@ inline Json quick_reference_summary(const std::string& fabric,
   return bench_summary(simulate_isolated(build_deployment(s), s.seed));
 }
 
-inline double summary_number(const Json& summary, const std::string& key) {
+// A metric of such a summary that must be there (unlike pdsim::summary_number, which may be
+// absent).
+inline double metric(const Json& summary, const std::string& key) {
   return summary.at(key).get<double>();
 }
 
