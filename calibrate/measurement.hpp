@@ -40,6 +40,6 @@ class MeasurementImporter {
   // `text` is the tool's output; `file` is used in error messages. Returns measurement JSON.
   virtual Json parse(const std::string& text, const std::string& file) const = 0;
 };
-using MeasurementImporterRegistry = Registry<MeasurementImporter>;
+using MeasurementImporterRegistry = Registry<"calibrate.import.format", MeasurementImporter>;
 
 }  // namespace pdsim

@@ -9,7 +9,7 @@
 
 #include "reports/html_doc.hpp"
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/results.hpp"
+#include "sim/serve/entities/results.hpp"
 
 namespace pdsim {
 

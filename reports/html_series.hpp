@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/results.hpp"
+#include "sim/serve/entities/results.hpp"
 
 namespace pdsim {
 

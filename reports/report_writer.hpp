@@ -6,7 +6,7 @@
 
 #include "sim/core/json_reader.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/results.hpp"
+#include "sim/serve/entities/results.hpp"
 
 namespace pdsim {
 
@@ -17,7 +17,7 @@ class ReportWriter {
   virtual std::string render(const SimResults& results, const Json& summary) const = 0;
   virtual std::string file_name() const = 0;  // default name inside an output directory
 };
-using ReportWriterRegistry = Registry<ReportWriter>;
+using ReportWriterRegistry = Registry<"report.format", ReportWriter>;
 
 // Renders with the writer registered as `name` (InputError listing the names if unknown).
 std::string render_report(const std::string& name, const SimResults& results, const Json& summary);

@@ -2,7 +2,7 @@
 
 #include "reports/report_writer.hpp"
 #include "sim/core/atomic_file.hpp"
-#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 

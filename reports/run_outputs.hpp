@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/results.hpp"
+#include "sim/serve/entities/results.hpp"
 
 namespace pdsim {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Attribution of the ITL tail to the mechanisms that made it, from a run summary's
-// pdsim.tail block (sim/serve/tail_log.hpp). ITL samples are decode iterations weighted by the
-// requests they served, so the worst 1% of samples is a set of whole iterations.
+// pdsim.tail block (sim/serve/mechanisms/tail_log.hpp). ITL samples are decode iterations weighted
+// by the requests they served, so the worst 1% of samples is a set of whole iterations.
 //
 // Run table: per forward term (attention, moe_compute, dispatch, combine, draft, other, launch,
 // scheduler) its value in the weighted-median sample, the mean over the worst 1% and the

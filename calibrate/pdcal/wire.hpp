@@ -1,6 +1,6 @@
 #pragma once
 // The TCP bootstrap's messages and their validation, as pure functions over bytes, so that the
-// bootstrap (bootstrap.cpp) and the fuzzer (calibrate/fuzz/fuzz_bootstrap.cpp) run the same
+// bootstrap (bootstrap.cpp) and the fuzzer (tests/fuzz/fuzz_bootstrap.cpp) run the same
 // checks. Nothing a peer sends is used before it passes them; a violation is a PeerMessageError
 // naming the message, the sender (`from`), the field and what was expected.
 //   hello  listener → each connector, 8 bytes: int32 rank, int32 nranks (host byte order)

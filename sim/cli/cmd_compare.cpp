@@ -16,7 +16,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/fit/parameter_samples.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/import/sglang_import.hpp"
 #include "sim/import/topology_placement.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 
 namespace {
 

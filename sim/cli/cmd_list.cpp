@@ -10,10 +10,10 @@
 #include "sim/core/text_align.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/packet/workload.hpp"
-#include "sim/serve/admission_policy.hpp"
-#include "sim/serve/fabric_fidelity.hpp"
-#include "sim/serve/router_policy.hpp"
-#include "sim/serve/tail_mechanism.hpp"
+#include "sim/serve/cost/fabric_fidelity.hpp"
+#include "sim/serve/mechanisms/tail_mechanism.hpp"
+#include "sim/serve/policies/admission_policy.hpp"
+#include "sim/serve/policies/router_policy.hpp"
 
 namespace {
 template <class R>

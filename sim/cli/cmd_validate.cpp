@@ -18,8 +18,8 @@
 #include "sim/core/error.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/fit/set_predictor.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace {
 struct ValidateOptions {

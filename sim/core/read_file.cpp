@@ -50,7 +50,7 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
   out.resize(got);
   // It may also have grown since fstat (or be a /proc file that reports size 0): read the rest
   // through a small buffer, still bounded. On the heap: files are also read inside simulation
-  // actors, whose stacks are 64 KiB (sim/serve/simulation.cpp).
+  // actors, whose stacks are 64 KiB (sim/serve/actors/simulation.cpp).
   std::vector<char> buf(size_t{1} << 16);
   while (true) {
     const ssize_t n = ::read(f.fd, buf.data(), buf.size());

@@ -58,6 +58,6 @@ class A2ABackend {
 
 // Backends read their fitted parameters from profile.a2a[name]; a missing block is an
 // InputError naming the profile file.
-using A2ABackendRegistry = Registry<A2ABackend, const FabricProfile&>;
+using A2ABackendRegistry = Registry<"fabric.a2a_backend", A2ABackend, const FabricProfile&>;
 
 }  // namespace pdsim

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/deployment.hpp"
-#include "sim/serve/profile_overlay.hpp"
+#include "sim/serve/cost/deployment.hpp"
+#include "sim/serve/cost/profile_overlay.hpp"
 
 namespace pdsim {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/serve/deployment.hpp"
-#include "sim/serve/profile_overlay.hpp"
+#include "sim/serve/cost/deployment.hpp"
+#include "sim/serve/cost/profile_overlay.hpp"
 
 namespace pdsim {
 

@@ -4,8 +4,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/process_pool.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/simulation.hpp"
+#include "sim/serve/actors/simulation.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 

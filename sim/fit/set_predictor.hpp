@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/fit/validation_set.hpp"
-#include "sim/serve/deployment.hpp"
+#include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
 

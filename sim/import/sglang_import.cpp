@@ -8,7 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/import/sglang_flags.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 
 namespace pdsim {
 namespace {

@@ -52,7 +52,7 @@ class Workload : public MessageListener, public EventHandler {
   std::map<std::pair<int, int>, Connection*> conns_;
 };
 
-using WorkloadRegistry = Registry<Workload, const JsonNode&, Network&>;
+using WorkloadRegistry = Registry<"packet.workload", Workload, const JsonNode&, Network&>;
 
 // Builds every workload of the experiment (fields checked, InputError on a bad one).
 std::vector<std::unique_ptr<Workload>> make_workloads(Network& net);

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 #include "sim/sweep/results_file.hpp"
 #include "sim/sweep/sglang_flags.hpp"
 

@@ -5,9 +5,9 @@
 #include "models/hardware.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/deployment.hpp"
-#include "sim/serve/simulation.hpp"
+#include "sim/serve/actors/simulation.hpp"
+#include "sim/serve/cost/deployment.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 #include "sim/sweep/slo_search.hpp"
 
 namespace pdsim {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 
 namespace pdsim {
 

@@ -16,10 +16,10 @@
 #include "sim/core/excerpt.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/core/text_align.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/deployment.hpp"
-#include "sim/serve/profile_overlay.hpp"
-#include "sim/serve/simulation.hpp"
+#include "sim/serve/actors/simulation.hpp"
+#include "sim/serve/cost/deployment.hpp"
+#include "sim/serve/cost/profile_overlay.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 namespace {

@@ -6,7 +6,7 @@
 #include "sim/core/json_override.hpp"
 #include "sim/core/path_name.hpp"
 #include "sim/core/stable_hash.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 
 namespace pdsim {
 namespace {

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 
 #include "sim/core/data_path.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
 
 namespace {
 

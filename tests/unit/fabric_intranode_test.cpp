@@ -11,7 +11,7 @@
 #include "sim/core/error.hpp"
 #include "sim/fabric/intranode_terms.hpp"
 #include "sim/fabric/transfers.hpp"
-#include "sim/serve/deployment.hpp"
+#include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
 namespace {

@@ -14,8 +14,8 @@
 #include "sim/fit/loo_interval.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/fit/serving_fit.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 namespace {

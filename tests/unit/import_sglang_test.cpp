@@ -7,7 +7,7 @@
 #include "sim/core/error.hpp"
 #include "sim/import/launch_args.hpp"
 #include "sim/import/sglang_import.hpp"
-#include "sim/serve/scenario.hpp"
+#include "sim/scenario/scenario.hpp"
 #include "sim/sweep/sglang_flags.hpp"
 
 namespace pdsim {

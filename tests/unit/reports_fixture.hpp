@@ -5,7 +5,7 @@
 //   r2: arrival 1.0,  chunks 1.5 2.0 2.25 carrying 1, 2, 3 tokens, output 6, input 300
 //   r3: arrival 1.25, never completed (input 400, output 8): ignored by every metric
 // duration 2.5 s, speculative.
-#include "sim/serve/results.hpp"
+#include "sim/serve/entities/results.hpp"
 
 namespace pdsim::testing_fixture {
 

@@ -11,7 +11,7 @@
 #include "reports_fixture.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "sim/core/error.hpp"
-#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

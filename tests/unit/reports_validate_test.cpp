@@ -4,7 +4,7 @@
 #include "reports/validate.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

@@ -8,7 +8,7 @@
 #include "reports/text_report.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/bench_metrics.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {

@@ -5,9 +5,9 @@
 #include <numeric>
 
 #include "sim/core/data_path.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/prefill_chunk_timer.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim {
 namespace {

@@ -4,12 +4,13 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/acceptance.hpp"
-#include "sim/serve/admission_policy.hpp"
-#include "sim/serve/decode_iteration_timer.hpp"
-#include "sim/serve/decode_passes.hpp"
-#include "sim/serve/fabric_fidelity.hpp"
-#include "sim/serve/router_policy.hpp"
+#include "sim/serve/actors/decode_iteration_timer.hpp"
+#include "sim/serve/actors/flow_tracker.hpp"
+#include "sim/serve/cost/acceptance.hpp"
+#include "sim/serve/cost/decode_passes.hpp"
+#include "sim/serve/cost/fabric_fidelity.hpp"
+#include "sim/serve/policies/admission_policy.hpp"
+#include "sim/serve/policies/router_policy.hpp"
 
 namespace pdsim {
 namespace {

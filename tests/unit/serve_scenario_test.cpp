@@ -4,11 +4,11 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/acceptance.hpp"
-#include "sim/serve/deployment.hpp"
-#include "sim/serve/prefill_chunk_timer.hpp"
-#include "sim/serve/scenario.hpp"
-#include "sim/serve/workload.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
+#include "sim/serve/cost/acceptance.hpp"
+#include "sim/serve/cost/deployment.hpp"
+#include "sim/serve/entities/workload.hpp"
 
 namespace pdsim {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "reports/tail_attribution.hpp"
-#include "sim/serve/tail_log.hpp"
+#include "sim/serve/mechanisms/tail_log.hpp"
 
 namespace pdsim {
 namespace {

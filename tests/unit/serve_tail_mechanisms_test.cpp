@@ -4,9 +4,10 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/decode_iteration_timer.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/decode_iteration_timer.hpp"
+#include "sim/serve/actors/flow_tracker.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 #include "tests/unit/test_support.hpp"
 
 namespace pdsim {

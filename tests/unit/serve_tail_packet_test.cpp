@@ -12,9 +12,9 @@
 #include "sim/packet/experiment.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/packet/workload.hpp"
-#include "sim/serve/cluster_fabric.hpp"
-#include "sim/serve/packet_phase_oracle.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/cost/cluster_fabric.hpp"
+#include "sim/serve/cost/packet_phase_oracle.hpp"
 
 namespace pdsim {
 namespace {

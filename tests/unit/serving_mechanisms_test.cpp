@@ -9,9 +9,10 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fabric/alltoall.hpp"
-#include "sim/serve/decode_iteration_timer.hpp"
-#include "sim/serve/prefill_chunk_timer.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/decode_iteration_timer.hpp"
+#include "sim/serve/actors/flow_tracker.hpp"
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
 #include "tests/unit/fabric_test_profile.hpp"
 
 namespace pdsim {

@@ -7,8 +7,8 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_reader.hpp"
-#include "sim/serve/bench_metrics.hpp"
-#include "sim/serve/run_scenario.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/bench_metrics.hpp"
 
 namespace pdsim::testing {
 

@@ -1,0 +1,159 @@
+#include "sim/serve/actors/decode_iteration_timer.hpp"
+
+#include <algorithm>
+
+#include "sim/serve/cost/packet_phase_oracle.hpp"
+
+namespace pdsim {
+
+std::vector<int> default_cuda_graph_bs(bool speculative, int max_bs) {
+  // SGLang cuda_graph_runner.get_batch_sizes_to_capture: speculative decoding captures
+  // 1..8, then every 2 up to 32, then every 16; otherwise 1, 2, 4, 8, then every 8.
+  std::vector<int> all;
+  if (speculative) {
+    for (int b = 1; b <= 8; ++b) all.push_back(b);
+    for (int b = 10; b <= 32; b += 2) all.push_back(b);
+    for (int b = 40; b <= 160; b += 16) all.push_back(b);
+  } else {
+    all = {1, 2, 4, 8};
+    for (int b = 16; b <= 160; b += 8) all.push_back(b);
+  }
+  std::vector<int> out;
+  for (int b : all)
+    if (b <= max_bs) out.push_back(b);
+  return out;
+}
+
+DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
+    : d_(d),
+      cost_(d, seed),
+      oracle_(d.fidelity->a2a_oracle(d, seed)),
+      dp_imbalance_(mechanism_id("dp_imbalance")),
+      expert_imbalance_(mechanism_id("expert_imbalance")),
+      cuda_graph_miss_(mechanism_id("cuda_graph_miss")) {
+  const auto& dc = d.scenario.decode;
+  graph_bs_ = dc.cuda_graph_bs.empty()
+                  ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
+                  : dc.cuda_graph_bs;
+  launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
+  launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
+  const MechanismEnv env{d, seed, oracle_.get()};
+  for (const auto& e : TailMechanismRegistry::instance().entries())
+    if (auto m = e.make(env)) mechanisms_.push_back(std::move(m));
+}
+
+DecodeIterationTimer::~DecodeIterationTimer() = default;
+
+IterationTiming DecodeIterationTimer::time(const IterationContext& c, int admitted, Rng& rng) {
+  IterationTiming out;
+  out.mech.admitted = admitted;
+  out.terms = compose(c.ranks, out.mech, out.cuda_graph);
+  for (auto& m : mechanisms_) m->apply(c, out.terms, out.mech, rng);
+  return out;
+}
+
+ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
+                                           MechanismTerms& mech, bool& graph) {
+  using MoeLayer = DecodeCostModel::MoeLayer;
+  const DecodePasses& ps = d_.passes;
+  const int q = ps.query_tokens;
+  const int moe_layers = d_.model.num_moe_layers();
+  std::vector<int> tokens_verify(ranks.size()), tokens_draft(ranks.size());
+  double attn = 0, other = 0, draft_step = 0, draft_extend = 0;
+  int max_batch = 0;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    const DecodeCostModel::RankCosts& c = cost_.rank(r, ranks[r]);
+    const int n = static_cast<int>(ranks[r].contexts.size());
+    tokens_verify[r] = n * q;
+    tokens_draft[r] = n;
+    max_batch = std::max(max_batch, n);
+    attn = std::max(attn, c.attn_verify);
+    other = std::max(other, c.other_verify);
+    draft_step = std::max(draft_step, c.draft_step);
+    draft_extend = std::max(draft_extend, c.draft_extend);
+  }
+  const auto& tail = d_.scenario.tail;
+  // Means over all ranks: the same work spread evenly (tail.dp_imbalance off).
+  double attn_m = 0, other_m = 0, step_m = 0, ext_m = 0;
+  const double nr = std::max<double>(1.0, static_cast<double>(ranks.size()));
+  for (const auto& c : cost_.rank_costs()) {
+    attn_m += c.attn_verify / nr;
+    other_m += c.other_verify / nr;
+    step_m += c.draft_step / nr;
+    ext_m += c.draft_extend / nr;
+  }
+  const int steps = ps.draft_steps;
+  mech[dp_imbalance_] = tail.dp_imbalance
+                            ? moe_layers * (attn - attn_m) + (other - other_m) +
+                                  steps * (draft_step - step_m) + (draft_extend - ext_m)
+                            : 0.0;
+  if (!tail.dp_imbalance) {
+    attn = attn_m;
+    other = other_m;
+    draft_step = step_m;
+    draft_extend = ext_m;
+  }
+  auto experts = [&](const MoeLayer& m) {
+    return tail.dp_imbalance ? m.experts_us : m.experts_mean_us;
+  };
+  auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
+  ForwardTerms t;
+  t.other_us = other;
+  if (moe_layers > 0) {
+    MoeLayer& v = cost_.moe_layer(tokens_verify);
+    t.attention_us = moe_layers * attn;
+    t.dispatch_us = moe_layers * v.dispatch_us;
+    t.combine_us = moe_layers * v.combine_us;
+    t.moe_compute_us = moe_layers * experts(v);
+    if (tail.dp_imbalance)
+      mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
+    v.uses += moe_layers;
+    cost_.count_phases(2L * moe_layers);
+  }
+  if (ps.speculative) {
+    // The draft (MTP) layer has one MoE block; its all-to-alls are part of the draft time.
+    double moe_step = 0, moe_ext = 0;
+    if (moe_layers > 0) {
+      MoeLayer& step = cost_.moe_layer(tokens_draft);
+      MoeLayer& ext = cost_.moe_layer(tokens_verify);
+      moe_step = moe_total_of(step);
+      moe_ext = moe_total_of(ext);
+      step.uses += steps;
+      ext.uses += 1;
+      cost_.count_phases(2L * (steps + 1));
+    }
+    t.draft_us = steps * (draft_step + moe_step) + draft_extend + moe_ext;
+  }
+  // Draft forwards run one layer each: their launch overhead scales with their share of layers.
+  const double layer_share = 1.0 + (ps.forwards() - 1) / static_cast<double>(d_.model.num_layers);
+  graph = !graph_bs_.empty() && max_batch <= graph_bs_.back();
+  const bool eager = !graph && tail.cuda_graph_miss;
+  t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
+  mech[cuda_graph_miss_] = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
+  t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
+  // Host work of the serving stack: all of it without the overlap scheduler, else only what
+  // exceeds the GPU time of the iteration it overlaps.
+  const ServingProfile& sv = d_.serving;
+  const double host = sv.host_us_per_iteration + ps.graph_replays * sv.host_us_per_graph_replay;
+  t.host_us = sv.overlap_on(ps.speculative) ? std::max(0.0, host - t.total_us()) : host;
+  return t;
+}
+
+Json DecodeIterationTimer::stats() const {
+  Json j = cost_.stats();
+  j["cuda_graph_bs"] = graph_bs_;
+  return j;
+}
+
+Json DecodeIterationTimer::failure() const {
+  const PredictedFailure* first = nullptr;
+  for (const auto& m : mechanisms_)
+    if (const PredictedFailure* f = m->failure(); f && (!first || f->at_s < first->at_s)) first = f;
+  return first ? first->to_json() : Json(nullptr);
+}
+
+Json DecodeIterationTimer::packet_stats() const {
+  return oracle_ ? oracle_->stats() : Json(nullptr);
+}
+
+}  // namespace pdsim

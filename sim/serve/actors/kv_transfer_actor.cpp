@@ -1,0 +1,31 @@
+#include "sim/serve/actors/kv_transfer_actor.hpp"
+
+#include "sim/serve/cost/cluster_fabric.hpp"
+
+namespace pdsim {
+namespace sg4 = simgrid::s4u;
+
+void KvTransferActor::operator()() {
+  Request& q = w_.request(id_);
+  const double now = sg4::Engine::get_clock();
+  if (q.rec.kv_start_s < 0 || now < q.rec.kv_start_s) q.rec.kv_start_s = now;
+  const int dnode = (q.rec.decode_instance * w_.d.scenario.decode.nodes_per_instance) +
+                    q.rec.decode_rank / w_.d.instance.gpus_per_node;
+  const double bytes = q.spec.input_len * w_.d.kv_bytes_per_token * timer_.layer_share(stage_);
+  sg4::CommPtr comm = sg4::Comm::sendto_async(w_.stage_host(pi_, stage_),
+                                              w_.plat.decode_nodes[static_cast<size_t>(dnode)],
+                                              static_cast<uint64_t>(bytes));
+  const long flow =
+      w_.flows.track(w_.stage_node(pi_, stage_), decode_node_index(w_.d, 0, dnode), true, comm);
+  comm->wait();
+  w_.flows.erase(flow);
+  stats_.kv_part(bytes, sg4::Engine::get_clock() - now);
+  if (++q.kv_parts < w_.d.scenario.prefill.pp) return;
+  q.rec.kv_end_s = sg4::Engine::get_clock();
+  stats_.kv_complete(q.rec.kv_end_s - q.rec.kv_start_s);
+  DecodeInstance& di = w_.decode_of(q);
+  di.arrived.push_back(id_);
+  di.cv->notify_all();
+}
+
+}  // namespace pdsim

@@ -1,0 +1,77 @@
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
+
+#include "sim/fabric/transfers.hpp"
+
+namespace pdsim {
+
+double PrefillChunkTimer::expected_distinct_ranks(int experts, int ranks, int top_k) {
+  const int per_rank = experts / ranks;
+  double miss = 1.0;  // P(no expert of a given rank among the top-k)
+  for (int i = 0; i < top_k; ++i)
+    miss *= static_cast<double>(experts - per_rank - i) / static_cast<double>(experts - i);
+  return ranks * (1.0 - miss);
+}
+
+PrefillChunkTimer::PrefillChunkTimer(const Deployment& d) : d_(d) {
+  // SGLang splits layers evenly over PP stages; the first stages take the remainder.
+  const int pp = d.scenario.prefill.pp, L = d.model.num_layers;
+  int first = 0;
+  for (int s = 0; s < pp; ++s) {
+    const int n = L / pp + (s < L % pp ? 1 : 0);
+    first_layer_.push_back(first);
+    num_layers_.push_back(n);
+    first += n;
+  }
+}
+
+PrefillLayout PrefillChunkTimer::layout(int stage) const {
+  const auto& p = d_.scenario.prefill;
+  PrefillLayout l;
+  l.tp = p.tp;
+  l.cp = p.cp;
+  l.ep = p.ep;
+  l.first_layer = first_layer_[static_cast<size_t>(stage)];
+  l.num_layers = num_layers_[static_cast<size_t>(stage)];
+  l.has_embedding = stage == 0;
+  l.has_lm_head = stage == p.pp - 1;
+  return l;
+}
+
+double PrefillChunkTimer::layer_share(int stage) const {
+  return static_cast<double>(num_layers_[static_cast<size_t>(stage)]) / d_.model.num_layers;
+}
+
+ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& chunk) {
+  const PrefillLayout l = layout(stage);
+  ChunkCost c;
+  const StepCost compute = d_.compute->prefill_chunk(chunk, l);
+  c.compute_us = compute.total_us();
+  for (const auto& op : compute.ops)
+    if (op.out_of_range) out_of_range_.insert(op.name);
+  double new_tokens = 0;
+  for (const auto& s : chunk) new_tokens += s.new_tokens;
+  const double tokens_per_gpu = new_tokens / l.cp;
+  if (l.cp > 1) {
+    const double kv_layer_bytes = d_.kv_bytes_per_token / d_.model.num_layers;
+    c.cp_exchange_us =
+        l.num_layers * nvlink_allgather_us(d_.fabric, tokens_per_gpu * kv_layer_bytes, l.cp);
+  }
+  int moe_layers = 0;
+  for (int layer = l.first_layer; layer < l.first_layer + l.num_layers; ++layer)
+    if (d_.model.is_moe() && layer >= d_.model.first_k_dense) ++moe_layers;
+  if (moe_layers > 0 && l.ep > 1) {
+    A2AConfig a = d_.a2a;
+    a.hidden = d_.model.hidden;
+    const double copies =
+        tokens_per_gpu * expected_distinct_ranks(d_.model.n_routed_experts, l.ep, d_.model.top_k);
+    const double dispatch = nvlink_normal_a2a_us(
+        d_.fabric, copies * a2a_message_bytes(a, A2APhase::dispatch), l.ep, A2APhase::dispatch);
+    const double combine = nvlink_normal_a2a_us(
+        d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep, A2APhase::combine);
+    c.a2a_us = moe_layers * (dispatch + combine);
+  }
+  c.host_us = d_.serving.prefill_host_us_per_chunk;
+  return c;
+}
+
+}  // namespace pdsim

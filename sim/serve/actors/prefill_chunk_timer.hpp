@@ -1,0 +1,39 @@
+#pragma once
+// The prefill chunk timer: how long one chunk takes on one PP stage of a prefill instance (all
+// GPUs of the stage are symmetric: CP round-robin gives each 1/cp of every segment's new tokens,
+// EP spreads experts evenly under uniform routing). Stage time = compute + per layer (CP KV
+// all-gather over NVLink) + per MoE layer (normal-mode EP dispatch + combine over NVLink), all
+// serial: DeepEP normal mode synchronises with the CPU, so nothing is assumed to overlap. Plus
+// the serving stack's host work per chunk and stage (serving_profile.hpp).
+#include <vector>
+
+#include "models/op_name_set.hpp"
+#include "sim/serve/cost/deployment.hpp"
+
+namespace pdsim {
+
+struct ChunkCost {
+  double compute_us = 0, cp_exchange_us = 0, a2a_us = 0, host_us = 0;
+  double total_us() const { return compute_us + cp_exchange_us + a2a_us + host_us; }
+};
+
+class PrefillChunkTimer {
+ public:
+  explicit PrefillChunkTimer(const Deployment& d);
+  // One chunk on `stage`; ops costed outside the GPU profile's measured range are noted.
+  ChunkCost time(int stage, const std::vector<PrefillSegment>& chunk);
+  PrefillLayout layout(int stage) const;
+  // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
+  double layer_share(int stage) const;
+  const OpNameSet& out_of_range_ops() const { return out_of_range_; }
+  // Expected distinct EP ranks a token's top-k experts land on (uniform routing without
+  // replacement, contiguous placement): R · (1 − C(E − E/R, k) / C(E, k)).
+  static double expected_distinct_ranks(int experts, int ranks, int top_k);
+
+ private:
+  const Deployment& d_;
+  std::vector<int> first_layer_, num_layers_;
+  OpNameSet out_of_range_;
+};
+
+}  // namespace pdsim

@@ -1,9 +1,0 @@
-#include "sim/serve/admission_policy.hpp"
-
-namespace pdsim {
-
-const char* admission_policy_name(bool batch_jumps) {
-  return batch_jumps ? "all-arrived" : "one-per-rank";
-}
-
-}  // namespace pdsim

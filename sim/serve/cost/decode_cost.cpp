@@ -1,0 +1,100 @@
+#include "sim/serve/cost/decode_cost.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "sim/core/stable_hash.hpp"
+
+namespace pdsim {
+
+DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
+    : d_(d),
+      seed_(seed),
+      cache_(static_cast<size_t>(d.decode_ranks)),
+      costs_(static_cast<size_t>(d.decode_ranks)) {
+  const auto& sk = d.scenario.tail.expert_skew;
+  if (sk.enabled && d.model.is_moe())
+    skew_ = std::make_unique<ExpertSkew>(d.a2a, sk.zipf_s, sk.eplb, Rng(seed).fork(77).next_u64());
+}
+
+double DecodeCostModel::cost_us(const StepCost& c) {
+  for (const auto& op : c.ops)
+    if (op.out_of_range) out_of_range_ops_.insert(op.name);
+  return c.total_us();
+}
+
+const DecodeCostModel::RankCosts& DecodeCostModel::rank(size_t r, const RankState& s) {
+  RankCache& c = cache_[r];
+  RankCosts& k = costs_[r];
+  const double sum = std::accumulate(s.contexts.begin(), s.contexts.end(), 0.0);
+  const double tol = d_.scenario.decode.recompute_tolerance;
+  if (c.version == s.version && sum <= c.sum_context * (1.0 + tol)) return k;
+  c.version = s.version;
+  c.sum_context = sum;
+  if (s.contexts.empty()) {  // idle rank: no attention work, it only joins the all-to-alls
+    k = RankCosts{};
+    return k;
+  }
+  const ComputeModel& cm = *d_.compute;
+  DecodeRankBatch b{s.contexts, d_.passes.query_tokens};
+  k.attn_verify = d_.model.is_moe() ? cost_us(cm.decode_attention_layer(b)) : 0.0;
+  k.other_verify = cost_us(cm.decode_non_moe(b));
+  if (d_.passes.speculative) {
+    DecodeRankBatch one{s.contexts, 1};
+    k.draft_step = cost_us(cm.decode_draft_step(one));
+    k.draft_extend = cost_us(cm.decode_draft_step(b));
+  }
+  return k;
+}
+
+DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& tokens) {
+  key_.assign(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(int));
+  auto it = memo_.find(key_);
+  if (it != memo_.end()) return it->second;
+  Rng rng = Rng(seed_).fork(fnv1a_64(key_));  // the sample stream depends on the key only
+  MoeLayer m;
+  const int samples = d_.scenario.fabric.routing_samples;
+  const int epr = d_.a2a.experts_per_rank();
+  std::vector<int> local(static_cast<size_t>(epr));
+  for (int s = 0; s < samples; ++s) {
+    Routing r = skew_ ? skew_->sample(d_.a2a, tokens, rng) : sample_routing(d_.a2a, tokens, rng);
+    A2APhaseTime disp = d_.a2a_backend->phase(d_.a2a, r, A2APhase::dispatch);
+    A2APhaseTime comb = d_.a2a_backend->phase(d_.a2a, r, A2APhase::combine);
+    double experts = 0, experts_sum = 0;
+    for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
+      std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
+      const double e =
+          cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]));
+      experts = std::max(experts, e);
+      experts_sum += e;
+    }
+    m.experts_mean_us += experts_sum / d_.a2a.ep_ranks / samples;
+    m.dispatch_us += disp.total_us / samples;
+    m.combine_us += comb.total_us / samples;
+    m.experts_us += experts / samples;
+    for (const auto& [k, v] : disp.terms_us) m.dispatch_terms[k] += v / samples;
+    for (const auto& [k, v] : comb.terms_us) m.combine_terms[k] += v / samples;
+  }
+  return memo_.emplace(key_, std::move(m)).first->second;
+}
+
+Json DecodeCostModel::stats() const {
+  // Σ over every all-to-all phase simulated of the slowest rank's named terms (draft included).
+  // Entries are visited in key order so the floating-point sums do not depend on hashing.
+  std::map<std::string, const MoeLayer*> ordered;
+  for (const auto& [key, layer] : memo_) ordered.emplace(key, &layer);
+  std::map<std::string, double> sum;
+  for (const auto& [key, layer] : ordered) {
+    const double uses = static_cast<double>(layer->uses);
+    for (const auto& [k, v] : layer->dispatch_terms) sum["dispatch." + k] += uses * v;
+    for (const auto& [k, v] : layer->combine_terms) sum["combine." + k] += uses * v;
+  }
+  Json terms = Json::object();
+  for (const auto& [k, v] : sum) terms[k] = v;
+  return Json{{"moe_memo_entries", memo_.size()},
+              {"a2a_phases", phases_},
+              {"ops_outside_gpu_profile_range", out_of_range_ops_.names()},
+              {"a2a_terms_total_us", terms}};
+}
+
+}  // namespace pdsim

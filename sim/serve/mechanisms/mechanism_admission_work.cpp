@@ -1,0 +1,35 @@
+// Tail mechanism `admission_work` (tail.admission_work; off: no measured cost of admitting a
+// request whose KV transfer landed): host work per request that joins at the iteration's start
+// (pre-allocation, request objects, first-token bookkeeping) delays that iteration.
+#include "sim/serve/mechanisms/tail_mechanism.hpp"
+
+namespace pdsim {
+namespace {
+
+class AdmissionWork final : public TailMechanism {
+ public:
+  explicit AdmissionWork(double us) : us_(us), id_(mechanism_id("admission_work")) {}
+
+  void apply(const IterationContext&, ForwardTerms& t, MechanismTerms& m, Rng&) override {
+    if (m.admitted <= 0) return;
+    const double added = m.admitted * us_;
+    t.scheduler_us += added;
+    m[id_] = added;
+  }
+
+ private:
+  double us_;
+  MechanismId id_;
+};
+
+}  // namespace
+}  // namespace pdsim
+
+PDSIM_REGISTER(pdsim::TailMechanismRegistry, "admission_work",
+               "tail.admission_work (off: unmeasured): host work per request admitted when its "
+               "KV transfer lands",
+               [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
+                 const auto& a = e.d.scenario.tail.admission_work;
+                 if (!a.enabled) return nullptr;
+                 return std::make_unique<pdsim::AdmissionWork>(a.us_per_request);
+               })
