@@ -7,6 +7,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
+#include "sim/core/fields.hpp"
+#include "sim/serve/cost/serving_profile.hpp"
 
 namespace pdsim {
 namespace {
@@ -24,6 +26,34 @@ bool to_double(const std::string& s, double& out) {
   char* end = nullptr;
   out = std::strtod(s.c_str(), &end);
   return errno == 0 && end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+// The declared fields of a profile kind whose reader is a declaration (serving_profile.hpp); empty
+// for the kinds still read by hand (fabric, gpu, acceptance: their fields are found in the
+// document).
+std::vector<FieldInfo> declared_fields(const std::string& kind) {
+  if (kind == "serving") return list_fields<ServingProfile>();
+  return {};
+}
+
+// A declared field: a number, and [lo, hi] inside its declared range.
+void check_declared(const FitParameter& p, const std::vector<FieldInfo>& fields) {
+  std::string path, names;
+  for (const auto& k : p.field) path += (path.empty() ? "" : ".") + k;
+  for (const auto& f : fields) {
+    if (f.type != "number") continue;
+    names += (names.empty() ? "" : ", ") + f.path;
+    if (f.path != path) continue;
+    const FieldSpec& s = f.spec;
+    const bool below = s.min && (s.above_min ? p.lo <= *s.min : p.lo < *s.min);
+    if (below || (s.max && p.hi > *s.max))
+      throw InputError("--fit", p.path,
+                       "a range inside the field's declared range (" + f.range() + "), got [" +
+                           Json(p.lo).dump() + ", " + Json(p.hi).dump() + "]");
+    return;
+  }
+  throw InputError("--fit", p.path,
+                   "a number field of the " + p.kind + " profile (" + names + ")");
 }
 
 }  // namespace
@@ -62,6 +92,7 @@ FitParameter parse_fit_parameter(const std::string& spec) {
 
 void bind_fit_parameter(FitParameter& p, const std::vector<const Deployment*>& deployments,
                         const std::vector<std::string>& where) {
+  if (const auto fields = declared_fields(p.kind); !fields.empty()) check_declared(p, fields);
   bool bound = false;
   for (size_t i = 0; i < deployments.size(); ++i) {
     const Json& profiles = deployments[i]->profiles;

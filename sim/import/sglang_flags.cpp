@@ -8,6 +8,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
+#include "sim/scenario/sglang_fields.hpp"
 
 namespace pdsim::sglang {
 namespace {
@@ -53,44 +54,43 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
       {"--log-level", "logging"},
       {"--decode-log-interval", "logging"},
       {"--watchdog-timeout", "failure handling"},
+      {"--enable-dp-lm-head", "the cost model has the full-vocab LM head per DP rank"},
   };
   return list_;
 }
 
+// Flags the importer's rules read (fields declared `by_rule`, and flags that set no field but
+// are validated or recorded), and SGLang's other spellings of flags (argparse aliases in server_args.py).
+const std::vector<ArgSpec>& rule_flags() {
+  static const std::vector<ArgSpec> specs = {
+      v("--model-path", {"--model"}),  v("--attention-backend"),
+      v("--moe-a2a-backend"),          sw("--enable-nsa-prefill-context-parallel"),
+      v("--nsa-prefill-cp-mode"),      v("--deepep-mode"),
+      v("--ep-dispatch-algorithm"),    v("--eplb-algorithm"),
+      sw("--enable-eplb"),             v("--moe-dense-tp-size"),
+      sw("--disable-cuda-graph"),      v("--disaggregation-mode"),
+      v("--dp-size", {"--dp", "--data-parallel-size"}),
+      v("--tp-size", {"--tp", "--tensor-parallel-size"}),
+      v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
+      v("--ep-size", {"--ep", "--expert-parallel-size"})};
+  return specs;
+}
+
 const std::vector<ArgSpec>& server_specs() {
-  static const std::vector<ArgSpec> specs =
-      with_no_effect({v("--tp-size", {"--tp", "--tensor-parallel-size"}),
-                      v("--dp-size", {"--dp", "--data-parallel-size"}),
-                      v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
-                      v("--ep-size", {"--ep", "--expert-parallel-size"}),
-                      v("--nnodes"),
-                      v("--model-path", {"--model"}),
-                      v("--chunked-prefill-size"),
-                      v("--attention-backend"),
-                      sw("--enable-nsa-prefill-context-parallel"),
-                      v("--nsa-prefill-cp-mode"),
-                      v("--moe-a2a-backend"),
-                      v("--deepep-mode"),
-                      v("--ep-dispatch-algorithm"),
-                      v("--eplb-algorithm"),
-                      sw("--enable-eplb"),
-                      v("--moe-dense-tp-size"),
-                      v("--mem-fraction-static"),
-                      v("--max-running-requests"),
-                      v("--cuda-graph-max-bs"),
-                      list("--cuda-graph-bs"),
-                      sw("--disable-cuda-graph"),
-                      v("--speculative-algorithm"),
-                      v("--speculative-num-steps"),
-                      v("--speculative-eagle-topk"),
-                      v("--speculative-num-draft-tokens"),
-                      v("--disaggregation-mode"),
-                      v("--disaggregation-transfer-backend"),
-                      sw("--enable-dp-attention"),
-                      sw("--enable-dp-lm-head"),
-                      v("--kv-cache-dtype"),
-                      v("--page-size")},
-                     server_no_effect(), {"--trust-remote-code", "--disable-radix-cache"});
+  static const std::vector<ArgSpec> specs = [] {
+    std::vector<ArgSpec> out = rule_flags();
+    auto known = [&](const std::string& flag) {
+      return std::any_of(out.begin(), out.end(), [&](const ArgSpec& a) { return a.name == flag; });
+    };
+    for (const auto& f : sglang_fields::server_flags()) {
+      if (known(f.flag)) continue;
+      out.push_back(f.kind == sglang_fields::ServerFlag::kSwitch ? sw(f.flag)
+                    : f.kind == sglang_fields::ServerFlag::kList ? list(f.flag)
+                                                                 : v(f.flag));
+    }
+    return with_no_effect(std::move(out), server_no_effect(),
+                          {"--trust-remote-code", "--disable-radix-cache", "--enable-dp-lm-head"});
+  }();
   return specs;
 }
 

@@ -9,13 +9,12 @@
 #include "sim/core/excerpt.hpp"
 #include "sim/import/sglang_flags.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/sglang_fields.hpp"
 
 namespace pdsim {
 namespace {
 
 using sglang::Flags;
-
-constexpr const char* kMaxDispatchEnv = "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK";
 
 // Collects what the import could not map, per role, for the "ignored" and "notes" fields.
 struct Log {
@@ -60,7 +59,8 @@ Json record_flags(const Flags& f, const std::string& role,
   }
   for (const auto& u : f.args().unknown) log.ignore(role, u.flag, u.value, "unknown to pdsim");
   for (const auto& [var, val] : f.args().env) {
-    if (var == kMaxDispatchEnv) {
+    const auto known = sglang_fields::server_env();
+    if (std::find(known.begin(), known.end(), var) != known.end()) {
       rec[var] = val;
     } else {
       log.ignore(role, var, val, "environment variable unknown to pdsim");
@@ -91,12 +91,37 @@ int expert_parallel(const Flags& f, const std::string& backend, int tp, const st
   return f.positive_int("--ep-size").value_or(1);
 }
 
-template <typename T>
-T or_default(const std::optional<T>& v, T def, const std::string& role, const std::string& flag,
-             const std::string& why, Log& log) {
-  if (v) return *v;
-  log.note(role, flag + " not given: " + why);
-  return def;
+// The fields that map verbatim, from their declarations: the flag's value, SGLang's own default
+// when it is absent, or pdsim's default (noted) when SGLang picks the value itself. `skip`: the
+// fields a rule sets.
+void import_declared(const Flags& f, const std::string& role,
+                     const std::vector<FieldInfo>& fields, const std::vector<std::string>& skip,
+                     Json& out, Log& log) {
+  for (const FieldInfo& fi : fields) {
+    if (std::find(skip.begin(), skip.end(), fi.path) != skip.end()) continue;
+    const std::string name = sglang_fields::name_of(fi);
+    std::optional<std::vector<std::string>> texts;
+    if (fi.spec.sglang.flag) {
+      if (auto it = f.args().values.find(name); it != f.args().values.end()) texts = it->second;
+    } else if (auto it = f.args().env.find(name); it != f.args().env.end()) {
+      texts = std::vector<std::string>{it->second};
+    }
+    std::optional<Json> v = sglang_fields::import_value(fi, texts, f.what());
+    if (!v) {
+      v = fi.default_value;
+      log.note(role, name + " not given: SGLang picks it; pdsim default " + v->dump() + " used");
+    }
+    std::string pointer = "/" + fi.path.substr(role.size() + 1);
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    out[Json::json_pointer(pointer)] = *v;
+  }
+}
+
+std::vector<std::string> spec_others(const std::vector<FieldInfo>& fields, const std::string& keep) {
+  std::vector<std::string> out;
+  for (const auto& f : fields)
+    if (f.path != keep) out.push_back(f.path);
+  return out;
 }
 
 void common_checks(const Flags& f, const std::string& role, Log& log) {
@@ -118,10 +143,8 @@ Json import_prefill(const Flags& f, Log& log) {
   const std::string role = "prefill";
   check_mode(f, role);
   common_checks(f, role, log);
-  const PrefillConfig def;
   Json p = Json::object();
-  const int tp = f.positive_int("--tp-size").value_or(1);
-  const int pp = f.positive_int("--pp-size").value_or(1);
+  import_declared(f, role, sglang_fields::mapped(role), {}, p, log);
   if (auto dp = f.positive_int("--dp-size"); dp && *dp != 1)
     f.fail("--dp-size", "1 on prefill (pdsim models one prefill group of tp × pp GPUs), got " +
                             std::to_string(*dp));
@@ -131,112 +154,47 @@ Json import_prefill(const Flags& f, Log& log) {
   std::string backend =
       f.choice("--moe-a2a-backend", {"none", "deepep"}).value_or(cp_on ? "deepep" : "none");
   if (backend == "deepep") f.choice("--deepep-mode", {"auto", "normal"});
+  const int tp = p.at("tp").get<int>();
   p["instances"] = 1;
-  p["nodes_per_instance"] = f.positive_int("--nnodes").value_or(1);
-  p["tp"] = tp;
-  p["pp"] = pp;
   p["cp"] = cp_on ? tp : 1;  // attn_cp_size = tp_size / dp_size, dp 1
   p["ep"] = expert_parallel(f, backend, tp, role, log);
-  p["chunked_prefill_size"] = or_default(f.positive_int("--chunked-prefill-size"),
-                                         def.chunked_prefill_size, role, "--chunked-prefill-size",
-                                         "SGLang picks it from GPU memory; pdsim default " +
-                                             std::to_string(def.chunked_prefill_size) + " used",
-                                         log);
-  p["max_running_requests"] =
-      or_default(f.positive_int("--max-running-requests"), def.max_running_requests, role,
-                 "--max-running-requests",
-                 "pdsim default " + std::to_string(def.max_running_requests) + " used", log);
-  p["mem_fraction_static"] = or_default(f.fraction("--mem-fraction-static"),
-                                        def.mem_fraction_static, role, "--mem-fraction-static",
-                                        "SGLang picks it from GPU memory; pdsim default used", log);
-  p["kv_transfer_backend"] =
-      f.choice("--disaggregation-transfer-backend", {"mooncake", "nixl"}).value_or("mooncake");
-  p["kv_page_size"] = f.positive_int("--page-size").value_or(64);  // SGLang forces 64 for NSA
   for (const char* flag : {"--cuda-graph-max-bs", "--speculative-algorithm"})
     if (f.has(flag))
       log.note(role, std::string(flag) + " recorded; it does not change the prefill model");
   return p;
 }
 
-Json import_speculative(const Flags& f, const std::string& role, Log& log) {
-  const SpeculativeConfig def;
-  Json s = Json::object();
-  auto algo = f.choice("--speculative-algorithm", {"eagle", "nextn"}, /*lower=*/true);
-  if (!algo) {
-    s["algorithm"] = "none";
-    return s;
-  }
-  s["algorithm"] = "eagle";  // SGLang runs NEXTN as EAGLE with the model's MTP layer
-  const std::string why = "SGLang picks it per model; pdsim default used";
-  s["num_steps"] = or_default(f.positive_int("--speculative-num-steps"), def.num_steps, role,
-                              "--speculative-num-steps", why, log);
-  const int topk = or_default(f.positive_int("--speculative-eagle-topk"), def.topk, role,
-                              "--speculative-eagle-topk", why, log);
-  if (topk != 1)
-    f.fail("--speculative-eagle-topk",
-           "1 (only chain drafts are modelled), got " + std::to_string(topk));
-  s["topk"] = topk;
-  s["num_draft_tokens"] =
-      or_default(f.positive_int("--speculative-num-draft-tokens"), def.num_draft_tokens, role,
-                 "--speculative-num-draft-tokens", why, log);
-  log.note(role,
-           "speculative.acceptance is not a launch flag: the scenario's acceptance model and its "
-           "provenance apply");
-  return s;
-}
-
 Json import_decode(const Flags& f, Log& log) {
   const std::string role = "decode";
   check_mode(f, role);
   common_checks(f, role, log);
-  const DecodeConfig def;
   Json d = Json::object();
-  const int tp = f.positive_int("--tp-size").value_or(1);
+  const bool no_graphs = f.on("--disable-cuda-graph");
+  import_declared(f, role, sglang_fields::mapped(role, "decode.speculative"),
+                  no_graphs ? std::vector<std::string>{"decode.cuda_graph_max_bs"}
+                            : std::vector<std::string>{},
+                  d, log);
+  if (no_graphs) d["cuda_graph_max_bs"] = 0;
   const std::string backend = f.choice("--moe-a2a-backend", {"none", "deepep"}).value_or("none");
   if (backend == "deepep") f.choice("--deepep-mode", {"auto", "low_latency"});
   if (f.on("--enable-nsa-prefill-context-parallel"))
     log.note(role, "--enable-nsa-prefill-context-parallel has no effect on decode");
   d["instances"] = 1;
-  d["nodes_per_instance"] = f.positive_int("--nnodes").value_or(1);
-  d["tp"] = tp;
-  d["dp"] = f.positive_int("--dp-size").value_or(1);
-  d["ep"] = expert_parallel(f, backend, tp, role, log);
-  d["dp_attention"] = f.on("--enable-dp-attention");
-  if (f.on("--enable-dp-lm-head"))
-    log.note(role, "--enable-dp-lm-head: the LM head is costed per DP rank (vocab not split)");
-  d["max_running_requests"] =
-      or_default(f.positive_int("--max-running-requests"), def.max_running_requests, role,
-                 "--max-running-requests",
-                 "pdsim default " + std::to_string(def.max_running_requests) + " used", log);
-  d["mem_fraction_static"] = or_default(f.fraction("--mem-fraction-static"),
-                                        def.mem_fraction_static, role, "--mem-fraction-static",
-                                        "SGLang picks it from GPU memory; pdsim default used", log);
-  if (f.on("--disable-cuda-graph")) {
-    d["cuda_graph_max_bs"] = 0;
-  } else {
-    d["cuda_graph_max_bs"] =
-        or_default(f.nonneg_int("--cuda-graph-max-bs"), def.cuda_graph_max_bs, role,
-                   "--cuda-graph-max-bs", "SGLang picks it per GPU; pdsim default used", log);
-  }
-  if (f.has("--cuda-graph-bs")) d["cuda_graph_bs"] = f.positive_ints("--cuda-graph-bs");
-  int max_dispatch = def.ll_max_dispatch_tokens_per_rank;  // SGLang's default is 128 as well
-  if (auto it = f.args().env.find(kMaxDispatchEnv); it != f.args().env.end()) {
-    char* end = nullptr;
-    const long long x = std::strtoll(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end != '\0' || x <= 0 || x > (1 << 30))
-      f.fail(kMaxDispatchEnv, "a positive integer, got \"" + excerpt(it->second) + "\"");
-    max_dispatch = static_cast<int>(x);
-  }
-  d["ll_max_dispatch_tokens_per_rank"] = max_dispatch;
-  const std::string kv =
-      f.choice("--kv-cache-dtype", {"auto", "bf16", "bfloat16", "fp8_e4m3", "fp8_e5m2"})
-          .value_or("auto");
-  d["kv_cache_dtype"] = kv.rfind("fp8", 0) == 0 ? "fp8" : "bf16";
+  d["ep"] = expert_parallel(f, backend, d.at("tp").get<int>(), role, log);
   if (f.has("--chunked-prefill-size"))
     log.note(role, "--chunked-prefill-size recorded; decode does not prefill in PD mode");
   if (f.has("--disaggregation-transfer-backend"))
     f.choice("--disaggregation-transfer-backend", {"mooncake", "nixl"});
-  d["speculative"] = import_speculative(f, role, log);
+  // Speculative decoding: its other flags count only with an algorithm.
+  const auto spec = sglang_fields::mapped("decode.speculative");
+  const std::string algo = "decode.speculative.algorithm";
+  import_declared(f, role, spec, spec_others(spec, algo), d, log);
+  if (d["speculative"]["algorithm"] != "none") {
+    import_declared(f, role, spec, {algo}, d, log);
+    log.note(role,
+             "speculative.acceptance is not a launch flag: the scenario's acceptance model and "
+             "its provenance apply");
+  }
   return d;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
-// A scenario: model + cluster + fabric + deployment (prefill, decode) + workload. Every field
-// has a documented default (scenarios/README.md); `resolved_json()` writes all of them, and
-// `--set dotted.path=value` overrides any path that exists in the resolved form.
+// A scenario: model + cluster + fabric + deployment (prefill, decode) + workload + tail. Each
+// field is declared once, beside its member (sim/core/fields.hpp): type and default are the
+// member's; unit, range, help and the SGLang flag are its declaration. The reader, `--set`, the
+// resolved output, `pdsim explain`, the field tables of scenarios/README.md, docs/scenario.schema.json and the
+// SGLang import and export all come from these declarations. `tail` holds the sections the
+// tail mechanisms declare in their own files (sim/core/config_sections.hpp).
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -9,19 +12,92 @@
 #include <vector>
 
 #include "models/kv_dtype.hpp"
-#include "sim/core/json_reader.hpp"
-#include "sim/scenario/tail_config.hpp"
+#include "sim/core/config_sections.hpp"
+#include "sim/core/fields.hpp"
 
 namespace pdsim {
 
+// The SGLang flag of a field that maps verbatim.
+constexpr SglangName flag(const char* f) {
+  return SglangName{.flag = f};
+}
+
 struct WorkloadConfig {
-  std::string dataset = "random";  // bench_serving --dataset-name (only "random")
-  int input_len = 1024;            // --random-input-len
-  int output_len = 128;            // --random-output-len
-  double range_ratio = 0.0;        // --random-range-ratio (bench_serving default 0.0)
+  std::string dataset = "random";
+  int input_len = 1024;
+  int output_len = 128;
+  double range_ratio = 0.0;
   int num_prompts = 1000;
-  double request_rate = std::numeric_limits<double>::infinity();  // req/s; inf = all at once
+  double request_rate = std::numeric_limits<double>::infinity();  // inf = all at once
   int max_concurrency = 0;                                        // 0 = not set
+
+  template <class V>
+  static void declare(V& v) {
+    using W = WorkloadConfig;
+    v.field(&W::dataset, "dataset",
+            {.help = "bench_serving dataset (only the random dataset is modelled)",
+             .choices = {"random"},
+             .sglang = flag("--dataset-name")});
+    v.field(&W::input_len, "input_len",
+            {.help = "prompt length (the longest, with range_ratio)",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = flag("--random-input-len")});
+    v.field(&W::output_len, "output_len",
+            {.help = "output length (the longest, with range_ratio)",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = flag("--random-output-len")});
+    v.field(
+        &W::range_ratio, "range_ratio",
+        {.help = "lengths uniform in [max(floor(len*ratio), 1), len] (bench_serving's default 0)",
+         .min = 0,
+         .max = 1,
+         .sglang = flag("--random-range-ratio")});
+    v.field(&W::num_prompts, "num_prompts",
+            {.help = "requests sent", .min = 1, .max = 1e6, .sglang = flag("--num-prompts")});
+    v.field(&W::request_rate, "request_rate",
+            {.help = "Poisson arrival rate; \"inf\" sends every request at t = 0",
+             .unit = "requests/s",
+             .min = 0,
+             .above_min = true,
+             .inf_ok = true,
+             .sglang = flag("--request-rate")});
+    v.field(&W::max_concurrency, "max_concurrency",
+            {.help = "client-side semaphore on requests in flight; null = none",
+             .unit = "requests",
+             .min = 0,
+             .nullable = true,
+             .sglang = flag("--max-concurrency")});
+  }
+  static void validate(WorkloadConfig& w, const JsonNode& n);
+};
+
+struct AcceptanceConfig {
+  std::string model = "chain-geometric";
+  // Where the per-token acceptance probability comes from: the acceptance profile (default: the
+  // one named after the model) for the workload's dataset, unless `accept_prob` overrides it.
+  std::string profile;                // "" = the model's name
+  std::optional<double> accept_prob;  // a what-if override, with `provenance`
+  Json provenance;
+
+  template <class V>
+  static void declare(V& v) {
+    using A = AcceptanceConfig;
+    v.field(&A::model, "model",
+            {.help = "draft token i is accepted with accept_prob given token i-1 was",
+             .choices = {"chain-geometric"}});
+    v.field(
+        &A::profile, "profile",
+        {.help = "models/profiles/acceptance entry; \"\" = the model's name. The probability "
+                 "is the profile's figure for workload.dataset (a property of model and text)"});
+    v.field(&A::accept_prob, "accept_prob",
+            {.help = "a what-if override of the profile's per-token acceptance probability",
+             .min = 0,
+             .max = 1,
+             .nullable = true});
+    v.field(&A::provenance, "provenance", {.help = "the source of accept_prob", .nullable = true});
+  }
 };
 
 struct SpeculativeConfig {
@@ -29,13 +105,37 @@ struct SpeculativeConfig {
   int num_steps = 3;
   int topk = 1;
   int num_draft_tokens = 4;
-  std::string acceptance_model = "chain-geometric";
-  // Where the per-token acceptance probability comes from: the acceptance profile (default: the
-  // one named after the model) for the workload's dataset, unless `accept_prob` overrides it.
-  std::string acceptance_profile;     // "" = the model's name
-  std::optional<double> accept_prob;  // a what-if override, with `acceptance_provenance`
-  Json acceptance_provenance;
+  AcceptanceConfig acceptance;
   bool enabled() const { return algorithm != "none"; }
+
+  template <class V>
+  static void declare(V& v) {
+    using S = SpeculativeConfig;
+    v.field(&S::algorithm, "algorithm",
+            {.help = "speculative decoding: EAGLE with the model's MTP layer, or none",
+             .choices = {"none", "eagle"},
+             .sglang = {.flag = "--speculative-algorithm",
+                        .values = {{"eagle", "EAGLE"}, {"eagle", "NEXTN"}},
+                        .absent = "none",
+                        .how = "EAGLE or NEXTN (SGLang runs NEXTN as EAGLE with the MTP layer)"}});
+    v.field(&S::num_steps, "num_steps",
+            {.help = "draft steps per iteration: num_steps - 1 draft forwards, the verify forward "
+                     "and the draft-extend, each with its own all-to-alls",
+             .min = 1,
+             .sglang = flag("--speculative-num-steps")});
+    v.field(&S::topk, "topk",
+            {.help = "draft branching (only chain drafts, topk 1, are modelled)",
+             .min = 1,
+             .max = 1,
+             .sglang = flag("--speculative-eagle-topk")});
+    v.field(&S::num_draft_tokens, "num_draft_tokens",
+            {.help = "tokens verified per request and iteration (num_steps + 1 for a chain)",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = flag("--speculative-num-draft-tokens")});
+    v.section(&S::acceptance, "acceptance", {.help = "the acceptance model"});
+  }
+  static void validate(SpeculativeConfig& s, const JsonNode& n);
 };
 
 struct PrefillConfig {
@@ -50,6 +150,81 @@ struct PrefillConfig {
   double kv_block_bytes = 0;  // 0 = one page of one layer (page_size × per-layer KV bytes)
   int kv_nics = 0;            // NICs per node used by KV transfer; 0 = all
   int kv_first_nic = 0;       // KV uses NICs [kv_first_nic, kv_first_nic + kv_nics)
+
+  template <class V>
+  static void declare(V& v) {
+    using P = PrefillConfig;
+    v.field(&P::instances, "instances",
+            {.help = "prefill instances (3P2D: 3)",
+             .min = 1,
+             .sglang = {.by_rule = true, .how = "one --prefill URL per instance on the router"}});
+    v.field(&P::nodes_per_instance, "nodes_per_instance",
+            {.help = "nodes per instance; its GPUs = nodes x GPUs per node = tp x pp",
+             .unit = "nodes",
+             .min = 1,
+             .sglang = {.flag = "--nnodes", .absent = "1"}});
+    v.field(
+        &P::tp, "tp",
+        {.help = "tensor parallel size", .min = 1, .sglang = {.flag = "--tp-size", .absent = "1"}});
+    v.field(&P::pp, "pp",
+            {.help = "pipeline parallel size (stages pipeline the chunks)",
+             .min = 1,
+             .sglang = {.flag = "--pp-size", .absent = "1"}});
+    v.field(&P::cp, "cp",
+            {.help = "NSA prefill context parallel inside the node (1 = off)",
+             .min = 1,
+             .sglang = {.flag = "--enable-nsa-prefill-context-parallel",
+                        .by_rule = true,
+                        .how = "the switch (with --nsa-prefill-cp-mode round-robin-split) sets "
+                               "cp = tp / dp; off: cp 1"}});
+    v.field(&P::ep, "ep",
+            {.help = "expert parallel size inside the node",
+             .min = 1,
+             .sglang = {.flag = "--ep-size",
+                        .by_rule = true,
+                        .how = "SGLang sets ep = tp with the DeepEP backend"}});
+    v.field(&P::chunked_prefill_size, "chunked_prefill_size",
+            {.help = "tokens per prefill chunk (FCFS packing)",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = flag("--chunked-prefill-size")});
+    v.field(&P::max_running_requests, "max_running_requests",
+            {.help = "recorded; the chunk budget limits prefill first",
+             .unit = "requests",
+             .min = 1,
+             .sglang = flag("--max-running-requests")});
+    v.field(&P::mem_fraction_static, "mem_fraction_static",
+            {.help = "static GPU memory fraction (weights + KV pool)",
+             .min = 0,
+             .max = 1,
+             .sglang = flag("--mem-fraction-static")});
+    v.field(&P::kv_transfer_backend, "kv_transfer_backend",
+            {.help = "KV transfer engine (recorded; the block-size curve comes from the fabric "
+                     "profile)",
+             .choices = {"mooncake", "nixl"},
+             .sglang = {.flag = "--disaggregation-transfer-backend", .absent = "mooncake"}});
+    v.field(&P::kv_page_size, "kv_page_size",
+            {.help = "tokens per KV page (the NSA backend uses 64)",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = {.flag = "--page-size", .absent = "64", .how = "SGLang forces 64 for NSA"}});
+    v.field(&P::kv_block_bytes, "kv_block_bytes",
+            {.help = "KV transfer block; 0 = one page of one layer (page_size x KV bytes per "
+                     "token per layer)",
+             .unit = "bytes",
+             .min = 0});
+    v.field(&P::kv_nics, "kv_nics",
+            {.help = "NICs per node the KV transfer stripes over; 0 = all",
+             .unit = "NICs",
+             .min = 0,
+             .sglang = {.flag = "--disaggregation-ib-device",
+                        .by_rule = true,
+                        .how = "the NICs it lists (not imported: set kv_nics and kv_first_nic)"}});
+    v.field(&P::kv_first_nic, "kv_first_nic",
+            {.help = "the KV transfer uses NICs [kv_first_nic, kv_first_nic + kv_nics); with "
+                     "decode.a2a_nics this sets the rails (shared, split 8/8, ...)",
+             .min = 0});
+  }
 };
 
 struct DecodeConfig {
@@ -67,6 +242,91 @@ struct DecodeConfig {
   double recompute_tolerance = 0.01;  // re-cost a rank's attention when Σcontext grew this much
   int a2a_nics = 0;                   // NICs per node used by the all-to-all; 0 = all
   SpeculativeConfig speculative;
+
+  template <class V>
+  static void declare(V& v) {
+    using D = DecodeConfig;
+    v.field(&D::instances, "instances",
+            {.help = "decode instances",
+             .min = 1,
+             .sglang = {.by_rule = true, .how = "one --decode URL per instance on the router"}});
+    v.field(&D::nodes_per_instance, "nodes_per_instance",
+            {.help = "nodes per instance",
+             .unit = "nodes",
+             .min = 1,
+             .sglang = {.flag = "--nnodes", .absent = "1"}});
+    v.field(
+        &D::tp, "tp",
+        {.help = "tensor parallel size", .min = 1, .sglang = {.flag = "--tp-size", .absent = "1"}});
+    v.field(&D::dp, "dp",
+            {.help = "data parallel size (DP attention: one rank per GPU)",
+             .min = 1,
+             .sglang = {.flag = "--dp-size", .absent = "1"}});
+    v.field(&D::ep, "ep",
+            {.help = "expert parallel size",
+             .min = 1,
+             .sglang = {.flag = "--ep-size",
+                        .by_rule = true,
+                        .how = "SGLang sets ep = tp with the DeepEP backend"}});
+    v.field(&D::dp_attention, "dp_attention",
+            {.help = "DP attention (TP-attention decode is not modelled yet)",
+             .sglang = {.flag = "--enable-dp-attention", .absent = "false"}});
+    v.field(&D::max_running_requests, "max_running_requests",
+            {.help = "running requests per instance, split evenly over DP ranks",
+             .unit = "requests",
+             .min = 1,
+             .sglang = flag("--max-running-requests")});
+    v.field(&D::mem_fraction_static, "mem_fraction_static",
+            {.help = "KV pool = HBM x fraction - weights - DeepEP buffers",
+             .min = 0,
+             .max = 1,
+             .sglang = flag("--mem-fraction-static")});
+    v.field(
+        &D::cuda_graph_max_bs, "cuda_graph_max_bs",
+        {.help = "largest captured CUDA-graph batch; 0 = no graphs",
+         .unit = "requests",
+         .min = 0,
+         .sglang = {.flag = "--cuda-graph-max-bs", .how = "--disable-cuda-graph imports as 0"}});
+    v.field(&D::cuda_graph_bs, "cuda_graph_bs",
+            {.help = "capture list; empty = SGLang's default list cut at cuda_graph_max_bs",
+             .unit = "requests",
+             .min = 1,
+             .sglang = {.flag = "--cuda-graph-bs", .absent = ""}});
+    v.field(&D::ll_max_dispatch_tokens_per_rank, "ll_max_dispatch_tokens_per_rank",
+            {.help = "DeepEP low-latency buffer: caps requests per rank x query tokens",
+             .unit = "tokens",
+             .min = 1,
+             .sglang = {.env = "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK", .absent = "128"}});
+    v.field(&D::kv_cache_dtype, "kv_cache_dtype",
+            {.help = "KV cache element type (latent + rope; indexer keys are FP8 either way)",
+             .choices = {"bf16", "fp8"},
+             .sglang = {.flag = "--kv-cache-dtype",
+                        .values = {{"fp8", "fp8_e4m3"},
+                                   {"fp8", "fp8_e5m2"},
+                                   {"bf16", "auto"},
+                                   {"bf16", "bf16"},
+                                   {"bf16", "bfloat16"}},
+                        .absent = "auto"}});
+    v.field(&D::scheduler_overhead_us, "scheduler_overhead_us",
+            {.help = "a what-if: extra CPU time per iteration on top of the serving profile's "
+                     "host work",
+             .unit = "us",
+             .min = 0});
+    v.field(&D::recompute_tolerance, "recompute_tolerance",
+            {.help = "a rank's attention cost is recomputed when its total context grew by this "
+                     "fraction",
+             .min = 0,
+             .max = 1});
+    v.field(&D::a2a_nics, "a2a_nics",
+            {.help = "NICs per node the all-to-all uses; 0 = all (with 16 NICs on 8 GPUs the CPU "
+                     "proxy drives two per GPU)",
+             .unit = "NICs",
+             .min = 0,
+             .sglang = {.env = "UCCL_IB_HCA",
+                        .by_rule = true,
+                        .how = "the NICs it lists (not imported: set a2a_nics)"}});
+    v.section(&D::speculative, "speculative", {.help = "speculative decoding"});
+  }
 };
 
 struct FabricConfig {
@@ -75,27 +335,122 @@ struct FabricConfig {
   std::string a2a_backend = "cpu-proxy";
   int routing_samples = 4;  // routing draws averaged per all-to-all memo entry
   int packet_samples = 8;   // packet fidelity: phases simulated per background key
+
+  template <class V>
+  static void declare(V& v) {
+    using F = FabricConfig;
+    v.field(&F::profile, "profile",
+            {.help = "models/profiles/fabric entry (fitted by pdsim calibrate fit)"});
+    v.field(&F::fidelity, "fidelity",
+            {.help = "analytic, or packet: each decode all-to-all phase also gets the extra "
+                     "latency the packet engine measures under the KV / PP flows in flight",
+             .plugins = "fabric.fidelity"});
+    v.field(&F::a2a_backend, "a2a_backend",
+            {.help = "decode all-to-all mechanism; its parameters come from the fabric profile",
+             .sglang = {.flag = "--moe-a2a-backend",
+                        .by_rule = true,
+                        .how = "deepep (--deepep-mode low_latency on decode, normal on prefill); "
+                               "on EFA UCCL-EP takes DeepEP's place"}});
+    v.field(&F::routing_samples, "routing_samples",
+            {.help = "top-k routing draws averaged for each memoised MoE-layer cost",
+             .min = 1,
+             .max = 10000});
+    v.field(&F::packet_samples, "packet_samples",
+            {.help = "packet fidelity: packet runs (routing + path draws) per memoised background "
+                     "key",
+             .min = 1,
+             .max = 10000});
+  }
+};
+
+struct ClusterConfig {
+  std::string instance_type;
+  std::string network = "leaf-spine";  // packet fidelity: "leaf-spine" | "rail"
+  std::string topology_file;  // describe-instance-topology JSON (placement); "" = one leaf per node
+
+  template <class V>
+  static void declare(V& v) {
+    using C = ClusterConfig;
+    v.field(&C::instance_type, "instance_type",
+            {.help = "models/catalog/instance entry (GPUs, NICs per node, NIC rate)",
+             .required = true});
+    v.field(&C::network, "network",
+            {.help = "packet fidelity: leaf-spine (one leaf per node, one spine per NIC, ECMP) or "
+                     "rail (rail-optimised, one leaf per rail)",
+             .choices = {"leaf-spine", "rail"}});
+    v.field(&C::topology_file, "topology_file",
+            {.help = "packet fidelity: aws ec2 describe-instance-topology JSON (relative to the "
+                     "scenario); prefill nodes first, then decode nodes. \"\" = every node on its "
+                     "own leaf"});
+  }
+  static void validate(ClusterConfig& c, const JsonNode& n);
+};
+
+struct RouterConfig {
+  std::string policy = "round-robin";
+  template <class V>
+  static void declare(V& v) {
+    v.field(&RouterConfig::policy, "policy",
+            {.help = "where the router sends each request (prefill instance, decode instance, DP "
+                     "rank)",
+             .plugins = "router.policy"});
+  }
 };
 
 struct Scenario {
-  std::string file;  // where it was read from (for messages)
+  std::string file;  // where it was read from (for messages); not a field
+  std::string schema = "pdsim.scenario/1";
   std::string name, description;
-  std::string model = "glm-5.1-fp8";
+  std::string model;
   std::string gpu_profile = "h200-datasheet";
-  std::string instance_type = "p5en.48xlarge";
-  std::string network = "leaf-spine";  // packet fidelity: "leaf-spine" | "rail"
-  std::string topology_file;  // describe-instance-topology JSON (placement); "" = one leaf per node
-  std::string router_policy = "round-robin";
   std::string serving_profile = "sglang-0.5-pd";  // models/profiles/serving
   std::vector<std::string> profile_overlays;      // applied in order (profile_overlay.hpp)
+  ClusterConfig cluster;
+  RouterConfig router;
   FabricConfig fabric;
   PrefillConfig prefill;
   DecodeConfig decode;
   WorkloadConfig workload;
-  TailConfig tail;
+  ConfigSections tail{"tail"};  // sections the tail mechanisms declare in their own files
   uint64_t seed = 1;
 
-  Json resolved_json() const;
+  template <class V>
+  static void declare(V& v) {
+    using S = Scenario;
+    v.field(&S::schema, "schema", {.help = "format version", .choices = {"pdsim.scenario/1"}});
+    v.field(&S::name, "name",
+            {.help = "names the output directory out/NAME and reports; default: the file's stem"});
+    v.field(&S::description, "description", {.help = "free text"});
+    v.field(&S::model, "model",
+            {.help = "models/catalog/llm entry or a JSON path",
+             .required = true,
+             .sglang = {.flag = "--model-path",
+                        .by_rule = true,
+                        .how = "the catalog entry's Hugging Face id"}});
+    v.field(&S::gpu_profile, "gpu_profile",
+            {.help = "models/profiles/gpu entry; must be for the instance type's GPU"});
+    v.field(&S::serving_profile, "serving_profile",
+            {.help = "models/profiles/serving entry: host-side costs of the serving stack"});
+    v.field(&S::profile_overlays, "profile_overlays",
+            {.help = "profile overlays applied in order (relative to the scenario); each section "
+                     "applies only to the profile it was fitted on"});
+    v.section(&S::cluster, "cluster", {.help = "the nodes and their network", .required = true});
+    v.section(&S::router, "router", {.help = "the PD router"});
+    v.section(&S::fabric, "fabric", {.help = "the network model", .required = true});
+    v.section(&S::prefill, "prefill", {.help = "per prefill instance", .required = true});
+    v.section(&S::decode, "decode", {.help = "per decode instance", .required = true});
+    v.section(&S::workload, "workload",
+              {.help = "the client: SGLang bench_serving --dataset-name random", .required = true});
+    v.sections(&S::tail, "tail",
+               {.help = "ITL-tail mechanisms of the decode simulation, each declared by its "
+                        "mechanism"});
+    v.field(&S::seed, "seed",
+            {.help = "all randomness (arrivals, lengths, routing samples, acceptance); --seed "
+                     "overrides"});
+  }
+  static void validate(Scenario& s, const JsonNode& n);
+
+  Json resolved_json() const { return write_fields(*this); }
 };
 
 // Reads a scenario; `overrides` are "dotted.path=value" strings (value parsed as JSON, else
@@ -104,5 +459,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario parse_scenario(const JsonNode& node);
 // Applies one override to a resolved scenario document (exposed for other JSON-driven tools).
 void apply_override(Json& doc, const std::string& assignment, const std::string& file);
+
+// Every declared scenario field, the tail mechanisms' included (those linked into the program).
+std::vector<FieldInfo> scenario_fields();
 
 }  // namespace pdsim

@@ -26,7 +26,7 @@ Scenario point_scenario_parsed(const SweepSpec& s, const SweepPoint& p) {
 }
 
 int total_gpus(const Scenario& sc) {
-  const InstanceType it = load_instance(sc.instance_type, sc.file);
+  const InstanceType it = load_instance(sc.cluster.instance_type, sc.file);
   return (sc.prefill.instances * sc.prefill.nodes_per_instance +
           sc.decode.instances * sc.decode.nodes_per_instance) *
          it.gpus_per_node;

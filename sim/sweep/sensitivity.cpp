@@ -1,21 +1,14 @@
 #include "sim/sweep/sensitivity.hpp"
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <set>
-#include <sstream>
 
-#include "sim/core/atomic_file.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/core/process_pool.hpp"
-#include "sim/core/text_align.hpp"
 #include "sim/serve/actors/simulation.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/cost/profile_overlay.hpp"
@@ -26,29 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Perturbed profiles live in a private temporary directory for the duration of the run.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "pdsim-sensitivity-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr)
-      throw InputError(tmpl, "", "a writable temporary directory");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 struct Profiles {
   Json fabric, gpu;
+  std::string fabric_name, gpu_name;     // as overlays name them
   std::vector<ProfileOverlay> overlays;  // the scenario's
 };
 
@@ -67,32 +40,11 @@ Profiles profile_docs(const Scenario& s) {
       resolve_named("models/profiles/gpu", s.gpu_profile, s.file, "gpu_profile");
   p.fabric = JsonNode::load_file(fabric).raw();
   p.gpu = JsonNode::load_file(gpu).raw();
+  p.fabric_name = p.fabric.value("name", s.fabric.profile);
+  p.gpu_name = p.gpu.value("name", s.gpu_profile);
   apply_profile_overlays(p.overlays, "fabric", p.fabric.value("name", ""), fabric, p.fabric);
   apply_profile_overlays(p.overlays, "gpu", p.gpu.value("name", ""), gpu, p.gpu);
   return p;
-}
-
-// With overlays, every perturbed run reads both profiles from files already overlaid and keeps
-// the overlays' other sections (serving stack, acceptance) through copies without their fabric
-// and GPU sections. Returns the `--set`s that do that.
-std::vector<std::string> overlaid_sets(const Profiles& docs, const std::string& dir) {
-  if (docs.overlays.empty()) return {};
-  std::vector<std::string> sets;
-  std::string list;
-  for (size_t i = 0; i < docs.overlays.size(); ++i) {
-    Json o = docs.overlays[i].doc;
-    o["profiles"].erase("fabric");
-    o["profiles"].erase("gpu");
-    const std::string f = dir + "/overlay" + std::to_string(i) + ".json";
-    write_file_atomic(f, o.dump(2) + "\n");
-    list += (list.empty() ? "\"" : ",\"") + f + "\"";
-  }
-  sets.push_back("profile_overlays=[" + list + "]");
-  write_file_atomic(dir + "/base_fabric.json", docs.fabric.dump(2) + "\n");
-  write_file_atomic(dir + "/base_gpu.json", docs.gpu.dump(2) + "\n");
-  sets.push_back("fabric.profile=" + dir + "/base_fabric.json");
-  sets.push_back("gpu_profile=" + dir + "/base_gpu.json");
-  return sets;
 }
 
 std::vector<SensitivityParam> all_params(const Profiles& docs, bool gpu) {
@@ -102,23 +54,35 @@ std::vector<SensitivityParam> all_params(const Profiles& docs, bool gpu) {
   return v;
 }
 
-Json metrics_json(const SensitivityMetrics& m) {
-  return {{"mean_tpot_ms", m.mean_tpot_ms},
-          {"p99_itl_ms", m.p99_itl_ms},
-          {"mean_ttft_ms", m.mean_ttft_ms}};
-}
 SensitivityMetrics metrics_from(const Json& j) {
   return {j.at("mean_tpot_ms").get<double>(), j.at("p99_itl_ms").get<double>(),
           j.at("mean_ttft_ms").get<double>()};
 }
 
-// One perturbed side of one parameter: the scenario overrides that select its profile file.
+// One perturbed side of one parameter: an in-memory overlay that sets the perturbed value on
+// the profile the scenario runs; it applies after the scenario's own overlays.
 struct Side {
   size_t row = 0;
   bool hi = false;
   double value = 0;
-  std::vector<std::string> sets;
+  ProfileOverlay overlay;
 };
+
+ProfileOverlay perturbation(const Profiles& docs, const SensitivityParam& p, const Json& doc,
+                            bool hi) {
+  Json set = doc;
+  for (const auto& k : p.path) set = set.at(k);
+  for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) set = Json{{*it, set}};
+  const std::string name = "sensitivity " + p.name + (hi ? " +step" : " -step");
+  return profile_overlay_from_json(
+      {{"schema", kProfileOverlaySchema},
+       {"name", name},
+       {"provenance", {{"source", "pdsim sensitivity: one parameter moved one step"}}},
+       {"profiles",
+        {{p.profile,
+          {{"profile", p.profile == "gpu" ? docs.gpu_name : docs.fabric_name}, {"set", set}}}}}},
+      name);
+}
 
 // ln(M_b / M_a) / ln(p_b / p_a); nullopt when a metric is not positive.
 std::optional<double> elasticity(double ma, double mb, double pa, double pb) {
@@ -144,17 +108,6 @@ double rank_key(const SensitivityRow& r) {
   return k;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-// Exactly 0 (the outcome did not change at all: the scenario does not use the parameter) prints
-// as "0", distinct from a small rounded value.
-std::string fmt_e(const std::optional<double>& e) {
-  if (!e) return "n/a";
-  return *e == 0 ? "0" : fmt("%+.4f", *e);
-}
 }  // namespace
 
 std::vector<SensitivityParam> scenario_sensitivity_parameters(const SensitivityOptions& opt) {
@@ -192,8 +145,6 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   res.scenario_name = s.name;
   res.seed = opt.seed.value_or(s.seed);
   res.step = opt.step;
-  TempDir tmp;
-  const std::vector<std::string> overlaid = overlaid_sets(docs, tmp.path());
   std::vector<Side> sides;
   for (size_t i = 0; i < params.size(); ++i) {
     SensitivityRow row;
@@ -202,18 +153,13 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
       auto pert = perturb_parameter(row.param.profile == "gpu" ? docs.gpu : docs.fabric, row.param,
                                     hi ? opt.step : -opt.step);
       if (!pert) continue;
-      const std::string file = tmp.path() + "/" + std::to_string(i) + (hi ? "_hi" : "_lo") + "_" +
-                               row.param.profile + ".json";
-      write_file_atomic(file, pert->doc.dump(2) + "\n");
-      Side side{i, hi, pert->value, opt.sets};
-      side.sets.insert(side.sets.end(), overlaid.begin(), overlaid.end());
-      side.sets.push_back((row.param.profile == "gpu" ? "gpu_profile=" : "fabric.profile=") + file);
+      Side side{i, hi, pert->value, perturbation(docs, row.param, pert->doc, hi)};
       try {  // the same checks as a real run: profile ranges, a2a backend bounds, feasibility
-        build_deployment(load_scenario(opt.scenario, side.sets));
+        build_deployment(s, {side.overlay});
         sides.push_back(side);
       } catch (const std::exception& e) {
         row.note += std::string(row.note.empty() ? "" : "; ") + (hi ? "+" : "-") +
-                    fmt("%g", opt.step * 100) + "% is not a valid profile";
+                    step_percent(opt.step) + "% is not a valid profile";
       }
     }
     res.rows.push_back(row);
@@ -222,12 +168,12 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
   // Task 0 is the base run; then one task per valid side.
   std::vector<std::function<Json()>> tasks;
   const std::optional<uint64_t> seed = res.seed;
-  const auto run_one = [&opt, seed](std::vector<std::string> sets, bool full) {
-    return [&opt, seed, sets, full]() -> Json {
+  const auto run_one = [&s, seed](std::vector<ProfileOverlay> extra, bool full) {
+    return [&s, seed, extra, full]() -> Json {
       // Already in a process of its own (run_in_processes below): simulate here.
-      Scenario sc = load_scenario(opt.scenario, sets);
+      Scenario sc = s;
       if (seed) sc.seed = *seed;
-      const SimResults r = simulate(build_deployment(sc), sc.seed);
+      const SimResults r = simulate(build_deployment(sc, extra), sc.seed);
       const Json sum = bench_summary(r);
       Json m = {{"mean_tpot_ms", sum.at("mean_tpot_ms")},
                 {"p99_itl_ms", sum.at("p99_itl_ms")},
@@ -239,8 +185,8 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
       return m;
     };
   };
-  tasks.push_back(run_one(opt.sets, true));
-  for (const auto& side : sides) tasks.push_back(run_one(side.sets, false));
+  tasks.push_back(run_one({}, true));
+  for (const auto& side : sides) tasks.push_back(run_one({side.overlay}, false));
   // Each in its own process; outcomes kept in task order, so the output does not depend on jobs.
   std::vector<TaskOutcome> outs(tasks.size());
   run_in_processes(
@@ -284,65 +230,6 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt) {
                      return a.param.name < b.param.name;
                    });
   return res;
-}
-
-std::string sensitivity_text(const SensitivityResult& r) {
-  std::ostringstream o;
-  o << "Sensitivity of " << r.scenario_name << " (seed " << r.seed << ", step ±"
-    << fmt("%g", r.step * 100) << "%): elasticity E = d ln(metric) / d ln(parameter)\n"
-    << "base: mean TPOT " << fmt("%.3f", r.base.mean_tpot_ms) << " ms, p99 ITL "
-    << fmt("%.3f", r.base.p99_itl_ms) << " ms, mean TTFT " << fmt("%.1f", r.base.mean_ttft_ms)
-    << " ms\n";
-  size_t w = 9;
-  for (const auto& row : r.rows) w = std::max(w, row.param.name.size());
-  o << pad("rank", 4) << "  " << pad("parameter", w, true) << "  " << pad("value", 10) << "  "
-    << pad("E(TPOT)", 9) << "  " << pad("E(p99ITL)", 9) << "  " << pad("E(TTFT)", 9)
-    << "  method\n";
-  int rank = 0;
-  for (const auto& row : r.rows) {
-    const std::string value = row.param.curve ? "x1 (curve)" : fmt("%.4g", row.param.base);
-    o << pad(row.method == "skipped" ? "-" : std::to_string(++rank), 4) << "  "
-      << pad(row.param.name, w, true) << "  " << pad(value, 10) << "  " << pad(fmt_e(row.e_tpot), 9)
-      << "  " << pad(fmt_e(row.e_itl), 9) << "  " << pad(fmt_e(row.e_ttft), 9) << "  " << row.method
-      << (row.note.empty() ? "" : " (" + row.note + ")") << "\n";
-  }
-  return o.str();
-}
-
-Json sensitivity_json(const SensitivityResult& r) {
-  Json rows = Json::array();
-  for (const auto& row : r.rows) {
-    auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-    Json j = {
-        {"parameter", row.param.name},
-        {"profile", row.param.profile},
-        {"kind", row.param.curve ? "curve scale" : (row.param.integer ? "integer" : "number")},
-        {"value", row.param.base},
-        {"method", row.method},
-        {"lo_value", opt(row.lo_value)},
-        {"hi_value", opt(row.hi_value)},
-        {"lo", row.lo ? metrics_json(*row.lo) : Json(nullptr)},
-        {"hi", row.hi ? metrics_json(*row.hi) : Json(nullptr)},
-        {"elasticity",
-         {{"mean_tpot_ms", opt(row.e_tpot)},
-          {"p99_itl_ms", opt(row.e_itl)},
-          {"mean_ttft_ms", opt(row.e_ttft)}}}};
-    if (!row.note.empty()) j["note"] = row.note;
-    rows.push_back(j);
-  }
-  return {{"schema", "pdsim.sensitivity/1"},
-          {"scenario_name", r.scenario_name},
-          {"seed", r.seed},
-          {"step", r.step},
-          {"method",
-           "one at a time: each parameter set to p(1-step) and p(1+step), one simulation each "
-           "with the base seed; elasticity = ln(M+/M-)/ln(p+/p-) (one-sided against the base "
-           "run where one side is not a valid profile); curves scale every point; ranked by "
-           "max(|E_tpot|, |E_p99_itl|)"},
-          {"base", metrics_json(r.base)},
-          {"parameters", rows},
-          {"resolved_scenario", r.resolved_scenario},
-          {"profiles", r.profiles}};
 }
 
 }  // namespace pdsim

@@ -61,6 +61,8 @@ SensitivityResult run_sensitivity(const SensitivityOptions& opt);
 std::vector<SensitivityParam> scenario_sensitivity_parameters(const SensitivityOptions& opt);
 
 std::string sensitivity_text(const SensitivityResult& r);
+// The step as people read it: 0.2 → "20".
+std::string step_percent(double step);
 Json sensitivity_json(const SensitivityResult& r);
 
 }  // namespace pdsim

@@ -1,6 +1,10 @@
 #include "sim/sweep/sglang_flags.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "models/model_config.hpp"
+#include "sim/scenario/sglang_fields.hpp"
 
 namespace pdsim {
 namespace {
@@ -20,11 +24,38 @@ class Flags {
   std::string s_;
 };
 
+Json::json_pointer pointer(const std::string& path) {
+  std::string p = "/" + path;
+  std::replace(p.begin(), p.end(), '.', '/');
+  return Json::json_pointer(p);
+}
+
+std::string name_of(const FieldInfo& f) {
+  return sglang_fields::name_of(f);
+}
+
+// The flags of fields that map verbatim, in declaration order; a value SGLang takes without
+// being told is left out.
+void add_declared(Flags& f, const Json& resolved, const std::vector<FieldInfo>& fields) {
+  for (const FieldInfo& fi : fields) {
+    if (!fi.spec.sglang.flag) continue;
+    auto t = sglang_fields::export_text(fi, resolved.at(pointer(fi.path)));
+    if (t) f.add(t->empty() ? name_of(fi) : name_of(fi) + " " + *t);
+  }
+}
+
+std::optional<std::string> declared_text(const Json& resolved, const std::string& path) {
+  for (const FieldInfo& fi : sglang_fields::mapped(path.substr(0, path.find('.'))))
+    if (fi.path == path) return sglang_fields::export_text(fi, resolved.at(pointer(fi.path)));
+  return std::nullopt;
+}
+
 // EP settings shared by both roles; SGLang sets EP = TP with the DeepEP backend.
 void add_moe(Flags& f, const ModelConfig& m, const char* deepep_mode) {
   if (!m.is_moe()) return;
   f.add("--moe-a2a-backend", "deepep").add("--deepep-mode", deepep_mode);
   f.add("--ep-dispatch-algorithm", "dynamic").add("--eplb-algorithm", "deepseek");
+  f.add("--moe-dense-tp-size", 1);
 }
 
 }  // namespace
@@ -34,11 +65,12 @@ SglangFlags sglang_flags(const Scenario& s) {
   const bool nsa = m.has_indexer();
   const auto& p = s.prefill;
   const auto& d = s.decode;
+  const Json resolved = s.resolved_json();
   SglangFlags out;
 
   Flags pf;
-  pf.add("--model-path", m.hf_id).add("--tp-size", p.tp).add("--pp-size", p.pp);
-  pf.add("--nnodes", p.nodes_per_instance).add("--chunked-prefill-size", p.chunked_prefill_size);
+  pf.add("--model-path", m.hf_id);
+  add_declared(pf, resolved, sglang_fields::mapped("prefill"));
   if (nsa) {
     pf.add("--attention-backend", "nsa");
     if (p.cp > 1)
@@ -46,42 +78,27 @@ SglangFlags sglang_flags(const Scenario& s) {
           .add("--nsa-prefill-cp-mode", "round-robin-split");
   }
   add_moe(pf, m, "normal");
-  if (m.is_moe()) pf.add("--moe-dense-tp-size", 1);
+  // The prefill writes the KV cache in the decode's element type.
   if (d.kv_cache_dtype == KvDtype::fp8) pf.add("--kv-cache-dtype", "fp8_e4m3");
-  pf.add("--mem-fraction-static", p.mem_fraction_static);
-  pf.add("--max-running-requests", p.max_running_requests);
   pf.add("--disaggregation-mode", "prefill");
-  pf.add("--disaggregation-transfer-backend", p.kv_transfer_backend);
   out.prefill = pf.str();
 
   Flags df;
-  df.add("--model-path", m.hf_id).add("--tp-size", d.tp).add("--dp-size", d.dp);
-  df.add("--nnodes", d.nodes_per_instance);
-  if (d.dp_attention) df.add("--enable-dp-attention").add("--enable-dp-lm-head");
-  if (m.is_moe()) df.add("--moe-dense-tp-size", 1);
+  df.add("--model-path", m.hf_id);
+  add_declared(df, resolved,
+               sglang_fields::mapped("decode", d.speculative.enabled() ? "" : "decode.speculative"));
+  if (d.dp_attention) df.add("--enable-dp-lm-head");
   add_moe(df, m, "low_latency");
   if (nsa) df.add("--attention-backend", "nsa");
-  if (d.kv_cache_dtype == KvDtype::fp8) df.add("--kv-cache-dtype", "fp8_e4m3");
-  df.add("--mem-fraction-static", d.mem_fraction_static);
-  df.add("--max-running-requests", d.max_running_requests);
-  df.add("--cuda-graph-max-bs", d.cuda_graph_max_bs);
-  if (!d.cuda_graph_bs.empty()) {
-    std::string list;
-    for (int b : d.cuda_graph_bs) list += (list.empty() ? "" : " ") + std::to_string(b);
-    df.add("--cuda-graph-bs", list);
-  }
-  if (d.speculative.enabled()) {
-    df.add("--speculative-algorithm", "EAGLE")
-        .add("--speculative-num-steps", d.speculative.num_steps);
-    df.add("--speculative-eagle-topk", d.speculative.topk);
-    df.add("--speculative-num-draft-tokens", d.speculative.num_draft_tokens);
-  }
   df.add("--disaggregation-mode", "decode");
-  df.add("--disaggregation-transfer-backend", p.kv_transfer_backend);
+  if (auto be = declared_text(resolved, "prefill.kv_transfer_backend"))
+    df.add("--disaggregation-transfer-backend", *be);
   out.decode = df.str();
   if (m.is_moe())
-    out.decode_env = "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=" +
-                     std::to_string(d.ll_max_dispatch_tokens_per_rank);
+    for (const auto& f : sglang_fields::mapped("decode"))
+      if (f.spec.sglang.env)
+        if (auto t = sglang_fields::export_text(f, resolved.at(pointer(f.path))))
+          out.decode_env += (out.decode_env.empty() ? "" : " ") + name_of(f) + "=" + *t;
 
   Flags rf;
   rf.add("--pd-disaggregation").add("--mini-lb");

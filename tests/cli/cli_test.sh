@@ -48,7 +48,7 @@ expect list-workloads 0 "  moe_a2a           MoE dispatch/combine phases over EP
 # Import (docs/import.md) and --report (docs/reports.md).
 expect import-sglang 0 '"chunked_prefill_size": 8192' -- "$PDSIM" import sglang --prefill "--tp-size 8 --chunked-prefill-size=8192 --disaggregation-mode prefill" --decode "--tp-size 16 --dp-size 16 --enable-dp-attention --disaggregation-mode decode --frob 1"
 expect import-sglang-ignored 0 "ignored (decode): --frob 1" -- "$PDSIM" import sglang --prefill "--disaggregation-mode prefill" --decode "--disaggregation-mode decode --frob 1"
-expect import-sglang-bad 2 "--prefill: field '--tp-size': a positive integer" -- "$PDSIM" import sglang --prefill "--tp-size=eight --disaggregation-mode prefill" --decode "--disaggregation-mode decode"
+expect import-sglang-bad 2 "--prefill: field '--tp-size': expected an integer >= 1, got \"eight\"" -- "$PDSIM" import sglang --prefill "--tp-size=eight --disaggregation-mode prefill" --decode "--disaggregation-mode decode"
 expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tests/data/formats/aws_topology.json"
 expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
 "$PDSIM" run "$S" --out "$T/r3" --report "$T/r3.html" --report "$T/r3.md" >/dev/null

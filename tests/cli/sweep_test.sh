@@ -88,7 +88,7 @@ cat > "$T/slo.json" <<JSON
  "list": [{}],
  "slo": {"p99_ttft_ms": 20000, "mean_tpot_ms": 100, "rate_bracket": [0.25, 4], "rel_tolerance": 0.5}}
 JSON
-expect slo 0 "python3 -m sglang.launch_server --model-path zai-org/GLM-5.1-FP8 --tp-size 8" -- "$PDSIM" sweep "$T/slo.json" --results "$T/slo.jsonl"
+expect slo 0 "python3 -m sglang.launch_server --model-path zai-org/GLM-5.1-FP8 --nnodes 2 --tp-size 8" -- "$PDSIM" sweep "$T/slo.json" --results "$T/slo.jsonl"
 if grep -q '"max_request_rate":' "$T/slo.jsonl" && grep -q '"goodput_rps_per_gpu":' "$T/slo.jsonl"; then ok
 else bad "slo fields missing from the results line"; fi
 finish

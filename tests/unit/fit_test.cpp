@@ -1,13 +1,12 @@
-// The serving fit (sim/fit): validation sets and the measured records' artefacts, fit parameter
-// specs, the local Jacobian's identifiability and uncertainty, parameter sampling, and a fit that
-// recovers a known parameter from a synthetic measurement.
+// The serving fit (sim/fit): the local Jacobian's identifiability and uncertainty, parameter
+// sampling, and a fit that recovers a known parameter from a synthetic measurement (its inputs:
+// fit_inputs_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
-#include "calibrate/bench_serving_artefacts.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fit/fit_starts.hpp"
@@ -16,76 +15,12 @@
 #include "sim/fit/serving_fit.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
 
-const std::string kSet = "/calibrate/validation/glm51-2p2d-p5en-20260430.json";
-
-std::string input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-TEST(FitParameter, ParsesPathAndRange) {
-  const FitParameter p = parse_fit_parameter("fabric.a2a.cpu-proxy.fixed_us=0:300");
-  EXPECT_EQ(p.kind, "fabric");
-  EXPECT_EQ(p.field, (std::vector<std::string>{"a2a", "cpu-proxy", "fixed_us"}));
-  EXPECT_EQ(p.lo, 0);
-  EXPECT_EQ(p.hi, 300);
-  EXPECT_TRUE(p.fabric_specific());
-  EXPECT_FALSE(
-      parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
-  EXPECT_NE(
-      input_error([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
-      std::string::npos);
-  EXPECT_NE(input_error([] { parse_fit_parameter("serving.decode.x"); }).find("PATH=LO:HI"),
-            std::string::npos);
-  EXPECT_NE(input_error([] { parse_fit_parameter("network.x=0:1"); }).find("fabric., gpu."),
-            std::string::npos);
-  EXPECT_NE(input_error([] { parse_fit_parameter("gpu.x=a:1"); }).find("numbers LO and HI"),
-            std::string::npos);
-}
-
-TEST(ValidationSet, TheShippedRunsAndTheirArtefacts) {
-  const ValidationSet s = load_validation_set(data_root() + kSet);
-  ASSERT_EQ(s.runs.size(), 3u);
-  const ValidationRun& r2 = s.runs[0];
-  EXPECT_EQ(r2.name, "R2-shared-rails");
-  // 1731 of 16384 output tokens retokenized (10.6 %) with median TTFT 0: the reasoning parser.
-  ASSERT_TRUE(r2.artefacts.count("mean_ttft_ms"));
-  EXPECT_NE(r2.artefacts.at("median_tpot_ms").find("10.6%"), std::string::npos);
-  EXPECT_FALSE(r2.comparable("mean_ttft_ms"));
-  EXPECT_FALSE(r2.comparable("p99_itl_ms"));  // excluded by the set: a tail event
-  EXPECT_TRUE(r2.comparable("median_itl_ms"));
-  EXPECT_TRUE(s.runs[1].comparable("p99_itl_ms"));
-  EXPECT_FALSE(s.runs[2].comparable("accept_length"));  // null: not measured
-  EXPECT_TRUE(bench_serving_artefacts(Json{{"median_ttft_ms", 120.0},
-                                           {"mean_ttft_ms", 130.0},
-                                           {"total_output_tokens", 100},
-                                           {"total_output_tokens_retokenized", 100}})
-                  .empty());
-}
-
-TEST(ValidationSet, BadFilesAreNamed) {
-  const std::string dir = ::testing::TempDir() + "/vset";
-  std::filesystem::create_directories(dir);
-  Json set = JsonNode::load_file(data_root() + kSet).raw();
-  set["runs"][0]["scenario"] = data_root() + "/scenarios/glm51-2p2d-efa.json";
-  set["runs"][0]["measured"] = dir + "/absent.json";
-  std::ofstream(dir + "/s1.json") << set.dump();
-  std::string m = input_error([&] { load_validation_set(dir + "/s1.json"); });
-  EXPECT_NE(m.find("runs[0].measured"), std::string::npos) << m;
-  EXPECT_NE(m.find("does not exist"), std::string::npos) << m;
-  set["runs"][0]["measured"] = data_root() + "/scenarios/glm51-2p2d-efa.json";  // not bench_serving
-  std::ofstream(dir + "/s2.json") << set.dump();
-  m = input_error([&] { load_validation_set(dir + "/s2.json"); });
-  EXPECT_NE(m.find("bench_serving"), std::string::npos) << m;
-}
+using testing::input_error_of;
 
 TEST(LocalJacobian, IdentifiabilityNamesFlatAndConfoundedParameters) {
   Eigen::MatrixXd J(3, 3);
@@ -277,21 +212,32 @@ TEST(ServingFit, RefusesWhatTheRunsCannotIdentify) {
   opt.jobs = 2;
   // Both are a constant per all-to-all phase: only their sum shows in the runs.
   opt.fit = {"fabric.a2a.cpu-proxy.fixed_us=0:300", "fabric.a2a.cpu-proxy.latency_us=0:300"};
-  std::string m = input_error([&] { fit_serving(set, opt); });
+  std::string m = input_error_of([&] { fit_serving(set, opt); });
   EXPECT_NE(m.find("cannot identify"), std::string::npos) << m;
   EXPECT_NE(m.find("fabric.a2a.cpu-proxy.fixed_us, fabric.a2a.cpu-proxy.latency_us"),
             std::string::npos)
       << m;
   // Host work hidden by the overlap scheduler (no speculation) moves nothing.
   opt.fit = {"serving.decode.host_us_per_iteration=0:1000"};
-  m = input_error([&] { fit_serving(set, opt); });
+  m = input_error_of([&] { fit_serving(set, opt); });
   EXPECT_NE(m.find("serving.decode.host_us_per_iteration: no compared metric"), std::string::npos)
       << m;
   opt.fit = {"fabric.a2a.cpu-proxy.bogus=0:1"};
-  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("not a field"), std::string::npos);
-  opt.fit = {"serving.decode.host_us_per_iteration=-5:10"};  // the profile rejects negative costs
-  EXPECT_NE(input_error([&] { fit_serving(set, opt); }).find("host_us_per_iteration"),
-            std::string::npos);
+  EXPECT_NE(input_error_of([&] { fit_serving(set, opt); }).find("not a field"), std::string::npos);
+  // Serving-profile fields are declared: the range must lie inside the declared one (costs are
+  // >= 0), and an unknown field gets the declared number fields listed.
+  opt.fit = {"serving.decode.host_us_per_iteration=-5:10"};
+  m = input_error_of([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("--fit: field 'serving.decode.host_us_per_iteration': a range inside the "
+                   "field's declared range (>= 0), got [-5.0, 10.0]"),
+            std::string::npos)
+      << m;
+  opt.fit = {"serving.decode.host_us=0:10"};
+  m = input_error_of([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("a number field of the serving profile (decode.host_us_per_iteration, "
+                   "decode.host_us_per_graph_replay, prefill.host_us_per_chunk)"),
+            std::string::npos)
+      << m;
 }
 
 }  // namespace

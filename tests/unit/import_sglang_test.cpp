@@ -8,6 +8,7 @@
 #include "sim/import/launch_args.hpp"
 #include "sim/import/sglang_import.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/sglang_fields.hpp"
 #include "sim/sweep/sglang_flags.hpp"
 
 namespace pdsim {
@@ -52,12 +53,12 @@ bool has_ignored(const Json& out, const std::string& role, const std::string& fl
 TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
   const Json out = import_sglang({kPrefill, kDecode, kRouter});
   const Json ref = JsonNode::load_file(data_root() + "/scenarios/glm51-2p2d-efa.json").raw();
-  // Every field the import sets equals the reference's ...
+  const Json resolved = parse_scenario(JsonNode::from_json(ref, "ref")).resolved_json();
+  // Every field the import sets equals the reference's (resolved: its defaults included) ...
   for (const char* section : {"prefill", "decode"}) {
     for (const auto& [k, v] : out.at(section).items()) {
       if (k == "speculative") continue;
-      ASSERT_TRUE(ref.at(section).contains(k)) << section << "." << k;
-      EXPECT_EQ(v, ref.at(section).at(k)) << section << "." << k;
+      EXPECT_EQ(v, resolved.at(section).at(k)) << section << "." << k;
     }
     // ... and every reference field is set by the import (speculative compared below).
     for (const auto& [k, v] : ref.at(section).items())
@@ -82,7 +83,38 @@ TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
   EXPECT_TRUE(has_ignored(out, "router", "--pd-disaggregation"));
   EXPECT_EQ(out["sglang"]["decode"]["SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK"], "128");
   EXPECT_EQ(out["sglang"]["prefill"]["--eplb-algorithm"], "deepseek");
-  EXPECT_EQ(out["sglang"]["decode"]["--enable-dp-lm-head"], true);
+  EXPECT_TRUE(has_ignored(out, "decode", "--enable-dp-lm-head"));
+}
+
+// The generic mapping from a field's declaration: text out, value in, SGLang's default when the
+// flag is absent, nothing when SGLang picks the value itself.
+TEST(ImportSglang, DeclaredFieldsMapBothWays) {
+  auto field = [](const std::string& path) {
+    for (const auto& f : scenario_fields())
+      if (f.path == path) return f;
+    throw std::runtime_error(path);
+  };
+  const FieldInfo kv = field("decode.kv_cache_dtype"), tp = field("decode.tp"),
+                  lm = field("decode.dp_attention"), bs = field("decode.cuda_graph_bs"),
+                  mem = field("decode.mem_fraction_static");
+  EXPECT_EQ(sglang_fields::export_text(kv, "fp8"), "fp8_e4m3");
+  EXPECT_EQ(sglang_fields::export_text(kv, "bf16"), std::nullopt);  // "auto" is SGLang's default
+  EXPECT_EQ(sglang_fields::export_text(tp, 16), "16");
+  EXPECT_EQ(sglang_fields::export_text(tp, 1), std::nullopt);
+  EXPECT_EQ(sglang_fields::export_text(lm, true), "");  // a switch: the flag alone
+  EXPECT_EQ(sglang_fields::export_text(lm, false), std::nullopt);
+  EXPECT_EQ(sglang_fields::export_text(bs, Json::array({1, 2, 4})), "1 2 4");
+  EXPECT_EQ(sglang_fields::export_text(mem, 0.74), "0.74");
+  using Texts = std::optional<std::vector<std::string>>;
+  EXPECT_EQ(sglang_fields::import_value(kv, Texts({"FP8_E5M2"}), "d"), Json("fp8"));
+  EXPECT_EQ(sglang_fields::import_value(kv, std::nullopt, "d"), Json("bf16"));
+  EXPECT_EQ(sglang_fields::import_value(tp, std::nullopt, "d"), Json(1));
+  EXPECT_EQ(sglang_fields::import_value(lm, Texts(std::vector<std::string>{}), "d"), Json(true));
+  EXPECT_EQ(sglang_fields::import_value(lm, std::nullopt, "d"), Json(false));
+  EXPECT_EQ(sglang_fields::import_value(bs, Texts({"1", "2"}), "d"), Json::array({1, 2}));
+  EXPECT_EQ(sglang_fields::import_value(mem, std::nullopt, "d"), std::nullopt);
+  EXPECT_THROW(sglang_fields::import_value(tp, Texts({"0"}), "d"), InputError);
+  EXPECT_THROW(sglang_fields::import_value(kv, Texts({"int4"}), "d"), InputError);
 }
 
 TEST(ImportSglang, EqualsFormQuotingAndEnv) {

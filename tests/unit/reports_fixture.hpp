@@ -51,6 +51,13 @@ inline SimResults hand_results() {
                            {"num_prompts", 4},
                            {"request_rate", 0.4},
                            {"max_concurrency", 0}}}};
+  r.workload = WorkloadConfig{.dataset = "random",
+                              .input_len = 120000,
+                              .output_len = 1000,
+                              .range_ratio = 1.0,
+                              .num_prompts = 4,
+                              .request_rate = 0.4,
+                              .max_concurrency = 0};
   r.profiles = {{"fabric_profile",
                  {{"name", "efa-p5en"},
                   {"schema", "pdsim.fabric_profile/1"},

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "sim/core/error.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
@@ -94,18 +96,35 @@ TEST(ReportsSummary, WorkloadKeysAndPdsimBlock) {
 TEST(ReportsSummary, NotSpeculativeGivesNullAcceptLengthAndInfRateStaysInf) {
   SimResults r = hand_results();
   r.speculative = false;
-  r.resolved_scenario["workload"]["request_rate"] = "inf";
-  r.resolved_scenario["workload"]["max_concurrency"] = 16;
+  r.workload->request_rate = std::numeric_limits<double>::infinity();
+  r.workload->max_concurrency = 16;
   const Json s = bench_summary(r);
   EXPECT_TRUE(s["accept_length"].is_null());
   EXPECT_EQ(s["request_rate"], "inf");
   EXPECT_EQ(s["max_concurrency"], 16);
 }
 
-TEST(ReportsSummary, BadWorkloadRateIsAnInputError) {
+TEST(ReportsSummary, NoWorkloadGivesNullRunArguments) {
   SimResults r = hand_results();
-  r.resolved_scenario["workload"]["request_rate"] = "fast";
-  EXPECT_THROW(bench_summary(r), InputError);
+  r.workload.reset();
+  const Json s = bench_summary(r);
+  EXPECT_TRUE(s["request_rate"].is_null());
+  EXPECT_TRUE(s["random_input_len"].is_null());
+  EXPECT_EQ(s["dataset_name"], "random");
+}
+
+// Results cross the worker-process boundary through one declared serializer: every field back.
+TEST(ReportsSummary, ResultsSurviveTheProcessBoundary) {
+  SimResults r = hand_results();
+  r.failure = PredictedFailure{"path_flap", "RC retries exhausted", 1.5, 0.25};
+  const SimResults back = results_from_json(results_to_json(r));
+  EXPECT_EQ(results_to_json(back).dump(), results_to_json(r).dump());
+  EXPECT_EQ(back.requests[2].chunk_tokens, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(back.requests[2].kv_end_s, 1.375);
+  EXPECT_EQ(back.workload->input_len, 120000);
+  EXPECT_EQ(back.failure->waited_s, 0.25);
+  EXPECT_EQ(bench_summary(back).dump(2), bench_summary(r).dump(2));
+  EXPECT_EQ(bench_summary(back)["predicted_failure"]["mechanism"], "path_flap");
 }
 
 TEST(ReportsSummary, SameResultsGiveByteIdenticalJson) {

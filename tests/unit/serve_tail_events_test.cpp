@@ -219,12 +219,14 @@ TEST(TailEvents, ProfileValuesChangedWithoutASourceAreRefused) {
   // profile takes that profile's values and source.
   Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-roce.json",
                              {"tail.link_errors.profile=link-ber-ib-spec"});
-  EXPECT_DOUBLE_EQ(s.tail.link_errors.ber, 1e-12);
+  const auto link = [](const Scenario& x) -> const LinkErrorsSection& {
+    return x.tail.get<LinkErrorsSection>("link_errors");
+  };
+  EXPECT_DOUBLE_EQ(link(s).params.ber, 1e-12);
   EXPECT_DOUBLE_EQ(
-      load_scenario(data_root() + "/scenarios/glm51-2p2d-roce.json", {}).tail.link_errors.ber,
-      1e-15);
+      link(load_scenario(data_root() + "/scenarios/glm51-2p2d-roce.json", {})).params.ber, 1e-15);
   // A value that differs from the profile's cannot keep the profile's provenance.
-  const Json prov = s.tail.link_errors.provenance;
+  const Json prov = link(s).provenance;
   EXPECT_THROW(load_scenario(data_root() + "/scenarios/glm51-2p2d-roce.json",
                              {"tail.link_errors={\"profile\":\"link-ber-ib-spec\",\"ber\":1e-6,"
                               "\"provenance\":" +

@@ -162,7 +162,7 @@ TEST(ServingMechanisms, OverlaysApplyOnlyToTheProfileTheyWereFittedOn) {
   // Serving sections transfer across fabrics (both use sglang-0.5-pd).
   const auto s =
       overlay("serving", "sglang-0.5-pd", {{"decode", {{"host_us_per_iteration", 900.0}}}});
-  EXPECT_DOUBLE_EQ(build_deployment(roce, {s}).serving.host_us_per_iteration, 900.0);
+  EXPECT_DOUBLE_EQ(build_deployment(roce, {s}).serving.decode.host_us_per_iteration, 900.0);
   // A field the profile does not have, or a value it rejects, is an input error naming it.
   try {
     build_deployment(efa, {overlay("serving", "sglang-0.5-pd", {{"decode", {{"bogus", 1.0}}}})});

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/data_path.hpp"
+#include "sim/import/sglang_import.hpp"
 #include "sim/sweep/sglang_flags.hpp"
 
 namespace pdsim {
@@ -28,16 +29,38 @@ const std::string kMissionDecode =
 
 TEST(SweepSglang, ReferenceScenarioGivesMissionFlags) {
   const SglangFlags f = sglang_flags(reference());
-  // Exactly mission.md's flags, plus --model-path (mission.md leaves it out) and, for decode,
-  // the disaggregation role and transfer backend that SGLang needs on the decode side too.
-  EXPECT_EQ(f.prefill, "--model-path zai-org/GLM-5.1-FP8 " + kMissionPrefill);
+  // The declared fields in declaration order (values SGLang takes by default left out: the
+  // transfer backend mooncake, the DeepEP dispatch cap 128), then the rules: --model-path, NSA's
+  // attention backend and prefill CP, the MoE backend and the reference's placement settings,
+  // the disaggregation role.
+  EXPECT_EQ(f.prefill,
+            "--model-path zai-org/GLM-5.1-FP8 --nnodes 2 --tp-size 8 --pp-size 2 "
+            "--chunked-prefill-size 16384 --max-running-requests 128 --mem-fraction-static 0.85 "
+            "--attention-backend nsa --enable-nsa-prefill-context-parallel --nsa-prefill-cp-mode "
+            "round-robin-split --moe-a2a-backend deepep --deepep-mode normal "
+            "--ep-dispatch-algorithm dynamic --eplb-algorithm deepseek --moe-dense-tp-size 1 "
+            "--disaggregation-mode prefill");
   EXPECT_EQ(f.decode,
-            "--model-path zai-org/GLM-5.1-FP8 " + kMissionDecode +
-                " --disaggregation-mode decode --disaggregation-transfer-backend mooncake");
-  EXPECT_EQ(f.decode_env, "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=128");
+            "--model-path zai-org/GLM-5.1-FP8 --nnodes 2 --tp-size 16 --dp-size 16 "
+            "--enable-dp-attention --max-running-requests 256 "
+            "--mem-fraction-static 0.74 --cuda-graph-max-bs 16 --speculative-algorithm EAGLE "
+            "--speculative-num-steps 3 --speculative-eagle-topk 1 "
+            "--speculative-num-draft-tokens 4 --enable-dp-lm-head --moe-a2a-backend deepep "
+            "--deepep-mode low_latency "
+            "--ep-dispatch-algorithm dynamic --eplb-algorithm deepseek --moe-dense-tp-size 1 "
+            "--attention-backend nsa --disaggregation-mode decode");
+  EXPECT_EQ(f.decode_env, "");
   EXPECT_EQ(f.router,
             "--pd-disaggregation --mini-lb --prefill http://<prefill-0-node-0>:30000 8998 "
             "--decode http://<decode-0-node-0>:30000");
+  // The same deployment as mission.md's flags (in its order, with SGLang's defaults spelt out).
+  const Json ours = import_sglang({f.prefill, f.decode, f.router});
+  const Json mission =
+      import_sglang({kMissionPrefill + " --model-path zai-org/GLM-5.1-FP8",
+                     "SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=128 " + kMissionDecode +
+                         " --disaggregation-mode decode --model-path zai-org/GLM-5.1-FP8",
+                     f.router});
+  EXPECT_EQ(deployment_sections(ours), deployment_sections(mission));
 }
 
 TEST(SweepSglang, WhatIfsChangeTheirFlags) {
@@ -50,7 +73,7 @@ TEST(SweepSglang, WhatIfsChangeTheirFlags) {
   s.prefill.chunked_prefill_size = 32768;
   const SglangFlags f = sglang_flags(s);
   EXPECT_EQ(f.decode.find("--speculative"), std::string::npos);
-  EXPECT_NE(f.decode.find("--tp-size 32 --dp-size 32 --nnodes 4"), std::string::npos) << f.decode;
+  EXPECT_NE(f.decode.find("--nnodes 4 --tp-size 32 --dp-size 32"), std::string::npos) << f.decode;
   EXPECT_NE(f.decode.find("--kv-cache-dtype fp8_e4m3"), std::string::npos);
   EXPECT_NE(f.prefill.find("--kv-cache-dtype fp8_e4m3"), std::string::npos);
   EXPECT_NE(f.prefill.find("--chunked-prefill-size 32768"), std::string::npos);

@@ -30,7 +30,9 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
       oracle_(d.fidelity->a2a_oracle(d, seed)),
       dp_imbalance_(mechanism_id("dp_imbalance")),
       expert_imbalance_(mechanism_id("expert_imbalance")),
-      cuda_graph_miss_(mechanism_id("cuda_graph_miss")) {
+      cuda_graph_miss_(mechanism_id("cuda_graph_miss")),
+      slowest_rank_(d.scenario.tail.get<bool>("dp_imbalance")),
+      eager_on_miss_(d.scenario.tail.get<bool>("cuda_graph_miss")) {
   const auto& dc = d.scenario.decode;
   graph_bs_ = dc.cuda_graph_bs.empty()
                   ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
@@ -72,7 +74,6 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
     draft_step = std::max(draft_step, c.draft_step);
     draft_extend = std::max(draft_extend, c.draft_extend);
   }
-  const auto& tail = d_.scenario.tail;
   // Means over all ranks: the same work spread evenly (tail.dp_imbalance off).
   double attn_m = 0, other_m = 0, step_m = 0, ext_m = 0;
   const double nr = std::max<double>(1.0, static_cast<double>(ranks.size()));
@@ -83,18 +84,17 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
     ext_m += c.draft_extend / nr;
   }
   const int steps = ps.draft_steps;
-  mech[dp_imbalance_] = tail.dp_imbalance
-                            ? moe_layers * (attn - attn_m) + (other - other_m) +
-                                  steps * (draft_step - step_m) + (draft_extend - ext_m)
-                            : 0.0;
-  if (!tail.dp_imbalance) {
+  mech[dp_imbalance_] = slowest_rank_ ? moe_layers * (attn - attn_m) + (other - other_m) +
+                                            steps * (draft_step - step_m) + (draft_extend - ext_m)
+                                      : 0.0;
+  if (!slowest_rank_) {
     attn = attn_m;
     other = other_m;
     draft_step = step_m;
     draft_extend = ext_m;
   }
   auto experts = [&](const MoeLayer& m) {
-    return tail.dp_imbalance ? m.experts_us : m.experts_mean_us;
+    return slowest_rank_ ? m.experts_us : m.experts_mean_us;
   };
   auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
   ForwardTerms t;
@@ -105,8 +105,7 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
     t.dispatch_us = moe_layers * v.dispatch_us;
     t.combine_us = moe_layers * v.combine_us;
     t.moe_compute_us = moe_layers * experts(v);
-    if (tail.dp_imbalance)
-      mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
+    if (slowest_rank_) mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
     v.uses += moe_layers;
     cost_.count_phases(2L * moe_layers);
   }
@@ -127,14 +126,14 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   // Draft forwards run one layer each: their launch overhead scales with their share of layers.
   const double layer_share = 1.0 + (ps.forwards() - 1) / static_cast<double>(d_.model.num_layers);
   graph = !graph_bs_.empty() && max_batch <= graph_bs_.back();
-  const bool eager = !graph && tail.cuda_graph_miss;
+  const bool eager = !graph && eager_on_miss_;
   t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
   mech[cuda_graph_miss_] = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
   t.scheduler_us = d_.scenario.decode.scheduler_overhead_us;
   // Host work of the serving stack: all of it without the overlap scheduler, else only what
   // exceeds the GPU time of the iteration it overlaps.
   const ServingProfile& sv = d_.serving;
-  const double host = sv.host_us_per_iteration + ps.graph_replays * sv.host_us_per_graph_replay;
+  const double host = sv.decode.host_us_per_iteration + ps.graph_replays * sv.decode.host_us_per_graph_replay;
   t.host_us = sv.overlap_on(ps.speculative) ? std::max(0.0, host - t.total_us()) : host;
   return t;
 }
@@ -145,11 +144,12 @@ Json DecodeIterationTimer::stats() const {
   return j;
 }
 
-Json DecodeIterationTimer::failure() const {
+std::optional<PredictedFailure> DecodeIterationTimer::failure() const {
   const PredictedFailure* first = nullptr;
   for (const auto& m : mechanisms_)
     if (const PredictedFailure* f = m->failure(); f && (!first || f->at_s < first->at_s)) first = f;
-  return first ? first->to_json() : Json(nullptr);
+  if (!first) return std::nullopt;
+  return *first;
 }
 
 Json DecodeIterationTimer::packet_stats() const {

@@ -16,6 +16,7 @@
 // composing; then every tail mechanism switched on (tail_mechanism.hpp) adds its delay, in name
 // order.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/serve/cost/decode_cost.hpp"
@@ -41,8 +42,8 @@ class DecodeIterationTimer {
   const std::vector<int>& cuda_graph_bs() const { return graph_bs_; }
   Json stats() const;         // the cost model's memo and a2a term totals, the capture list
   Json packet_stats() const;  // the fidelity's all-to-all oracle; null without one
-  // The earliest failure any mechanism predicted (null when none did).
-  Json failure() const;
+  // The earliest failure any mechanism predicted (none when none did).
+  std::optional<PredictedFailure> failure() const;
 
  private:
   ForwardTerms compose(const std::vector<RankState>& ranks, MechanismTerms& m, bool& graph);
@@ -54,6 +55,7 @@ class DecodeIterationTimer {
   std::unique_ptr<PacketPhaseOracle> oracle_;
   std::vector<std::unique_ptr<TailMechanism>> mechanisms_;  // switched on, in name order
   MechanismId dp_imbalance_, expert_imbalance_, cuda_graph_miss_;
+  bool slowest_rank_, eager_on_miss_;  // tail.dp_imbalance, tail.cuda_graph_miss
 };
 
 // SGLang's default CUDA-graph capture batch sizes (cuda_graph_runner), cut at max_bs.

@@ -70,7 +70,7 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
         d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep, A2APhase::combine);
     c.a2a_us = moe_layers * (dispatch + combine);
   }
-  c.host_us = d_.serving.prefill_host_us_per_chunk;
+  c.host_us = d_.serving.prefill.host_us_per_chunk;
   return c;
 }
 

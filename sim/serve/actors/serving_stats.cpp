@@ -89,7 +89,6 @@ Json ServingStats::extras(const Deployment& d, const std::vector<Request>& reque
                                            [](auto& r) { return r.chunk_times_s.front(); })}}},
       {"tail", tail_summary(iter_log_)},
       {"packet_fidelity", decode.packet_stats()},
-      {"failure", decode.failure()},
       {"memory",
        {{"prefill", d.prefill_memory.breakdown},
         {"decode", d.decode_memory.breakdown},

@@ -21,16 +21,16 @@ class ServingSim {
         seed_(seed),
         world_(d),
         router_(RouterPolicyRegistry::instance().create(
-            d.scenario.router_policy, d.scenario.file, "router.policy",
+            d.scenario.router.policy, d.scenario.file, "router.policy",
             RouterShape{d.scenario.prefill.instances, d.scenario.decode.instances,
                         d.decode_ranks})),
         admission_(AdmissionPolicyRegistry::instance().create(
-            admission_policy_name(d.scenario.tail.batch_jumps), d.scenario.file, "tail.batch_jumps",
-            d.decode_ranks)),
+            admission_policy_name(d.scenario.tail.get<bool>("batch_jumps")), d.scenario.file,
+            "tail.batch_jumps", d.decode_ranks)),
         prefill_timer_(d),
         decode_timer_(d, seed),
         acceptance_(d.scenario.decode.speculative, d.accept_prob,
-                    d.scenario.tail.acceptance_variance) {}
+                    d.scenario.tail.get<bool>("acceptance_variance")) {}
   SimResults run();
 
  private:
@@ -92,6 +92,7 @@ SimResults ServingSim::run() {
   SimResults out;
   out.scenario_name = s.name;
   out.resolved_scenario = s.resolved_json();
+  out.workload = s.workload;
   out.profiles = d_.profiles;
   out.seed = seed_;
   out.speculative = d_.passes.speculative;
@@ -101,6 +102,7 @@ SimResults ServingSim::run() {
                              " incomplete");
     out.duration_s = std::max(out.duration_s, q.rec.finish_s);
   }
+  out.failure = decode_timer_.failure();
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);
   for (auto& q : world_.requests) out.requests.push_back(std::move(q.rec));
   return out;

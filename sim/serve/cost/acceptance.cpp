@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/core/config_sections.hpp"
+
 namespace pdsim {
 
 AcceptanceModel::AcceptanceModel(const SpeculativeConfig& c, double accept_prob, bool variance)
@@ -30,3 +32,8 @@ int AcceptanceModel::chunk_tokens(Rng& rng, double& carry) const {
 }
 
 }  // namespace pdsim
+
+PDSIM_CONFIG_LEAF("tail", "acceptance_variance", bool, true,
+                  pdsim::FieldSpec{.help = "accepted tokens drawn per request and step; off: "
+                                           "every chunk carries the expected count (fractions "
+                                           "carried)"})

@@ -26,7 +26,7 @@ int decode_node_index(const Deployment& d, int instance, int node) {
 namespace {
 
 std::string topology_path(const Deployment& d) {
-  std::filesystem::path p(d.scenario.topology_file);
+  std::filesystem::path p(d.scenario.cluster.topology_file);
   if (!p.is_absolute() && !std::filesystem::exists(p) && !d.scenario.file.empty())
     p = std::filesystem::path(d.scenario.file).parent_path() / p;
   return std::filesystem::absolute(p).string();
@@ -70,9 +70,9 @@ Json cluster_experiment(const Deployment& d, uint64_t seed) {
   const int nodes = cluster_nodes(d);
   const int nics = d.instance.nics_per_node;
   Json topo;
-  if (!d.scenario.topology_file.empty())
+  if (!d.scenario.cluster.topology_file.empty())
     topo = aws_topology(d, nodes);
-  else if (d.scenario.network == "rail")
+  else if (d.scenario.cluster.network == "rail")
     topo = Json{{"kind", "rail"}, {"nodes", nodes}, {"nodes_per_leaf", nodes}, {"spines", nics}};
   else
     topo =

@@ -12,7 +12,7 @@ DecodeCostModel::DecodeCostModel(const Deployment& d, uint64_t seed)
       seed_(seed),
       cache_(static_cast<size_t>(d.decode_ranks)),
       costs_(static_cast<size_t>(d.decode_ranks)) {
-  const auto& sk = d.scenario.tail.expert_skew;
+  const auto& sk = d.scenario.tail.get<ExpertSkewConfig>("expert_skew");
   if (sk.enabled && d.model.is_moe())
     skew_ = std::make_unique<ExpertSkew>(d.a2a, sk.zipf_s, sk.eplb, Rng(seed).fork(77).next_u64());
 }

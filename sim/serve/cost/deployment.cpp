@@ -98,7 +98,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   d.scenario = s;
   const std::vector<ProfileOverlay> overlays = scenario_overlays(s, extra_overlays);
   d.model = load_model(s.model, s.file, "model");
-  d.instance = load_instance(s.instance_type, s.file, "cluster.instance_type");
+  d.instance = load_instance(s.cluster.instance_type, s.file, "cluster.instance_type");
   d.gpu = load_gpu(d.instance.gpu, d.instance.name, "gpu");
   const ProfileDoc gpu_doc =
       profile_doc("models/profiles/gpu", s.gpu_profile, s, "gpu_profile", overlays, "gpu");
@@ -123,12 +123,12 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   Json acceptance_doc = nullptr, acceptance_overlays = Json::array();
   if (d.passes.speculative) {
     const auto& sp = s.decode.speculative;
-    if (sp.accept_prob) {
-      d.accept_prob = *sp.accept_prob;
+    if (sp.acceptance.accept_prob) {
+      d.accept_prob = *sp.acceptance.accept_prob;
     } else {
       const ProfileDoc a =
           profile_doc("models/profiles/acceptance",
-                      sp.acceptance_profile.empty() ? s.model : sp.acceptance_profile, s,
+                      sp.acceptance.profile.empty() ? s.model : sp.acceptance.profile, s,
                       "decode.speculative.acceptance.profile", overlays, "acceptance");
       d.accept_prob =
           acceptance_profile_from_json(a.doc, a.path).accept_prob(s.workload.dataset, s.file);
@@ -225,8 +225,8 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
                          : s.prefill.kv_page_size * d.kv_bytes_per_token / d.model.num_layers;
 
   d.profiles = Json{{"model", document("models/catalog/llm", s.model, s.file, "model")},
-                    {"instance", document("models/catalog/instance", s.instance_type, s.file,
-                                          "cluster.instance_type")},
+                    {"instance", document("models/catalog/instance", s.cluster.instance_type,
+                                          s.file, "cluster.instance_type")},
                     {"gpu", document("models/catalog/gpu", d.instance.gpu, s.file, "gpu")},
                     {"gpu_profile", gpu_doc.doc},
                     {"fabric_profile", fabric_doc.doc},

@@ -4,7 +4,13 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/scenario/profiled_section.hpp"
+
 namespace pdsim {
+
+void ExpertSkewConfig::validate(ExpertSkewConfig& c, const JsonNode& n) {
+  profiled::need_provenance(n, c.enabled, c.provenance);
+}
 
 ExpertSkew::ExpertSkew(const A2AConfig& c, double zipf_s, bool eplb, uint64_t seed) {
   const int n = c.num_experts, per_rank = c.experts_per_rank();
@@ -74,3 +80,6 @@ Routing ExpertSkew::sample(const A2AConfig& c, const std::vector<int>& tokens_pe
 }
 
 }  // namespace pdsim
+
+PDSIM_CONFIG_SECTION("tail", "expert_skew", pdsim::ExpertSkewConfig,
+                     "expert-load skew, with or without EPLB placement")

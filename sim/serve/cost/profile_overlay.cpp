@@ -15,7 +15,8 @@ bool known_kind(const std::string& k) {
          std::end(kOverlayKinds);
 }
 
-// Every leaf of `set` must be a number replacing a number of the profile document.
+// Every leaf of `set` must be a number replacing a number of the profile document, or a list of
+// numbers replacing one of the same length (a curve's points).
 void check_fields(const JsonNode& set, const Json& profile, const std::string& profile_name,
                   const std::string& path) {
   for (const auto& key : set.keys()) {
@@ -25,6 +26,17 @@ void check_fields(const JsonNode& set, const Json& profile, const std::string& p
       v.fail("not a field of profile '" + excerpt(profile_name) + "' (" + excerpt(p, 160) + ")");
     if (v.is_object()) {
       check_fields(v, profile.at(key), profile_name, p);
+    } else if (v.is_array()) {  // a curve: every point replaced, the grid kept
+      const Json& old = profile.at(key);
+      if (!old.is_array() || old.size() != v.size())
+        v.fail("profile '" + excerpt(profile_name) + "' field " + excerpt(p, 160) +
+               " is not a list of " + std::to_string(v.size()) + " numbers");
+      for (size_t i = 0; i < v.size(); ++i) {
+        v.at(i).number();
+        if (!old.at(i).is_number())
+          v.fail("profile '" + excerpt(profile_name) + "' field " + excerpt(p, 160) +
+                 " is not a list of numbers");
+      }
     } else {
       v.number();  // InputError naming the field when it is not a number
       if (!profile.at(key).is_number())

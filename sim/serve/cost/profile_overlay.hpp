@@ -8,7 +8,8 @@
 // Kinds: fabric, gpu, serving, acceptance. A section applies only to the profile it names, so what
 // was learned on one fabric never moves silently to another: the RoCE scenario takes an EFA
 // overlay's fabric-independent sections (serving stack, GPU, acceptance) and skips its fabric
-// section, and says so. Every field a section sets must already be a number in the profile.
+// section, and says so. Every field a section sets must already be a number in the profile (or a
+// list of numbers of the same length: a curve's points).
 #include <string>
 #include <vector>
 

@@ -109,39 +109,22 @@ Json rate(double amount, double duration_s) {
   return duration_s > 0 ? Json(amount / duration_s) : Json(nullptr);
 }
 
-// bench_serving run arguments, copied from the resolved scenario's workload block.
+// bench_serving's run arguments, from the client's settings.
 void add_workload(const SimResults& r, Json& out) {
   out["backend"] = "pdsim";
   out["dataset_name"] = "random";
   for (const char* k : {"request_rate", "max_concurrency", "random_input_len", "random_output_len",
                         "random_range_ratio"})
     out[k] = nullptr;
-  if (!r.resolved_scenario.is_object() || !r.resolved_scenario.contains("workload")) return;
-  const JsonNode w = JsonNode::from_json(r.resolved_scenario, r.scenario_name).at("workload");
-  if (w.has("backend")) out["backend"] = w.at("backend").string();
-  if (w.has("dataset_name"))
-    out["dataset_name"] = w.at("dataset_name").string();
-  else if (w.has("dataset"))
-    out["dataset_name"] = w.at("dataset").string();
-  if (w.has("request_rate")) {
-    const JsonNode rr = w.at("request_rate");
-    if (rr.is_string()) {
-      const std::string s = rr.string();
-      if (s != "inf" && s != "Infinity")
-        rr.fail("expected a number or \"inf\", got '" + excerpt(s) + "'");
-      out["request_rate"] = "inf";
-    } else {
-      out["request_rate"] = rr.number();
-    }
-  }
-  // bench_serving writes None for an unset --max-concurrency; scenarios may say 0 or null.
-  if (w.has_nullable("max_concurrency")) {
-    const int64_t mc = w.at("max_concurrency").integer();
-    if (mc > 0) out["max_concurrency"] = mc;
-  }
-  if (w.has("input_len")) out["random_input_len"] = w.at("input_len").integer();
-  if (w.has("output_len")) out["random_output_len"] = w.at("output_len").integer();
-  if (w.has("range_ratio")) out["random_range_ratio"] = w.at("range_ratio").number();
+  if (!r.workload) return;
+  const WorkloadConfig& w = *r.workload;
+  out["dataset_name"] = w.dataset;
+  out["request_rate"] = std::isinf(w.request_rate) ? Json("inf") : Json(w.request_rate);
+  // bench_serving writes None for an unset --max-concurrency.
+  if (w.max_concurrency > 0) out["max_concurrency"] = w.max_concurrency;
+  out["random_input_len"] = w.input_len;
+  out["random_output_len"] = w.output_len;
+  out["random_range_ratio"] = w.range_ratio;
 }
 
 }  // namespace
@@ -187,8 +170,9 @@ Json bench_summary(const SimResults& r) {
   add_peaks(r, out);
 
   // A run that a library would have aborted has no latencies (tail_mechanism.hpp).
-  if (r.extras.is_object() && r.extras.contains("failure") && !r.extras["failure"].is_null()) {
-    out["predicted_failure"] = r.extras["failure"];
+  const Json failure = r.failure ? write_fields(*r.failure) : Json(nullptr);
+  if (r.failure) {
+    out["predicted_failure"] = failure;
     for (auto& [k, v] : out.items())
       if (v.is_number() && (k.size() > 3 && k.compare(k.size() - 3, 3, "_ms") == 0)) v = nullptr;
     for (const char* k : {"duration", "completed", "request_throughput", "input_throughput",
@@ -196,6 +180,7 @@ Json bench_summary(const SimResults& r) {
       out[k] = nullptr;
   }
   Json pd = r.extras.is_object() ? r.extras : Json::object();
+  pd["failure"] = failure;
   pd["seed"] = r.seed;
   pd["scenario"] = r.scenario_name;
   pd["profiles"] = profiles_provenance(r.profiles);

@@ -35,7 +35,8 @@ LossRecovery::Outage LossRecovery::outage(double down_us) const {
 }
 
 std::string a2a_qp_library(const Deployment& d) {
-  const std::string& chosen = d.scenario.tail.link_errors.a2a_library;
+  const std::string& chosen =
+      d.scenario.tail.get<LinkErrorsSection>("link_errors").extra.a2a_library;
   if (!chosen.empty()) return chosen;
   if (d.fabric.transport == "srd") return "uccl-ep-efa";
   return d.scenario.fabric.a2a_backend == "ibgda" ? "nvshmem-ibgda" : "uccl-ep-rc";

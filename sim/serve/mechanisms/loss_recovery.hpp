@@ -20,10 +20,37 @@
 #include <vector>
 
 #include "models/qp_library.hpp"
+#include "sim/scenario/profiled_section.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/entities/rank_state.hpp"
 
 namespace pdsim {
+
+// Scenario section tail.link_errors (registered in mechanism_link_errors.cpp): the bit error
+// rate of the NIC-switch links, from a profile (default: NVIDIA's cable test bound) or inline.
+struct LinkErrorParams {
+  static constexpr const char* kMechanism = "link_errors";
+  double ber = 0;  // post-FEC bit error rate
+  template <class V>
+  static void declare(V& v) {
+    v.field(&LinkErrorParams::ber, "ber",
+            {.help = "post-FEC bit error rate of the NIC-switch links", .min = 0, .max = 1});
+  }
+  static void check(const LinkErrorParams& p, bool, const JsonNode& n) {
+    if (p.ber >= 1) n.fail("expected link_errors.ber (a bit error rate) below 1");
+  }
+};
+struct LinkErrorExtra {
+  std::string a2a_library;  // models/catalog/qp_library; "" = by backend and transport
+  template <class V>
+  static void declare(V& v) {
+    v.field(&LinkErrorExtra::a2a_library, "a2a_library",
+            {.help = "models/catalog/qp_library entry of the all-to-all's QPs; \"\" = "
+                     "nvshmem-ibgda for ibgda, uccl-ep-rc for a CPU proxy on RC, uccl-ep-efa on "
+                     "SRD"});
+  }
+};
+using LinkErrorsSection = ProfiledSection<LinkErrorParams, LinkErrorExtra>;
 
 struct LossRecovery {
   QpLibrary lib;

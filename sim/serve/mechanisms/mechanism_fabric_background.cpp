@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/core/config_sections.hpp"
 #include "sim/fabric/transfers.hpp"
 #include "sim/serve/cost/cluster_fabric.hpp"
 #include "sim/serve/cost/packet_phase_oracle.hpp"
@@ -74,6 +75,9 @@ PDSIM_REGISTER(
     pdsim::TailMechanismRegistry, "fabric_background",
     "tail.fabric_background (packet fidelity): KV / PP flows in flight slow the decode all-to-all",
     [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
-      if (!e.d.scenario.tail.fabric_background || e.oracle == nullptr) return nullptr;
+      if (!e.d.scenario.tail.get<bool>("fabric_background") || e.oracle == nullptr) return nullptr;
       return std::make_unique<pdsim::FabricBackground>(e.d, *e.oracle);
     })
+PDSIM_CONFIG_LEAF("tail", "fabric_background", bool, true,
+                  pdsim::FieldSpec{.help = "packet fidelity: KV / PP flows in flight slow the "
+                                           "all-to-all; off: packet equals analytic"})

@@ -34,7 +34,7 @@ class LinkErrors final : public TailMechanism {
   LinkErrors(const Deployment& d, uint64_t seed)
       : d_(d),
         rec_(a2a_loss_recovery(d)),
-        ber_(d.scenario.tail.link_errors.ber),
+        ber_(d.scenario.tail.get<LinkErrorsSection>("link_errors").params.ber),
         rng_(Rng(seed).fork(0x6c696e6b)),  // "link"
         id_(mechanism_id("link_errors")) {}
 
@@ -71,7 +71,12 @@ PDSIM_REGISTER(pdsim::TailMechanismRegistry, "link_errors",
                "tail.link_errors (on: cable BER bound): bit errors drop all-to-all packets; RC "
                "recovers by NAK/go-back-N or the ACK timeout, SRD by a resend",
                [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
-                 const auto& m = e.d.scenario.tail.link_errors;
-                 if (!m.enabled || m.ber <= 0) return nullptr;
+                 const auto& m = e.d.scenario.tail.get<pdsim::LinkErrorsSection>("link_errors");
+                 if (!m.enabled || m.params.ber <= 0) return nullptr;
                  return std::make_unique<pdsim::LinkErrors>(e.d, e.seed);
                })
+PDSIM_CONFIG_SECTION_CUSTOM("tail", "link_errors", pdsim::LinkErrorsSection, true,
+                            "link-ber-nvidia-cable",
+                            "bit errors drop decode all-to-all packets at `ber`; RC recovers by "
+                            "NAK + go-back-N or the local-ACK timeout, SRD by a resend. On: a "
+                            "published bound exists (cable BER)")

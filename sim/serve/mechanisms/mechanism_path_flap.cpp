@@ -16,6 +16,21 @@
 namespace pdsim {
 namespace {
 
+// Scenario section tail.path_flaps: a flap rate and duration, from a profile or inline.
+struct PathFlapParams {
+  static constexpr const char* kMechanism = "path_flaps";
+  double per_link_per_hour = 0;  // flaps of one NIC–switch link
+  double down_ms = 0;            // how long the path stays down
+  template <class V>
+  static void declare(V& v) {
+    v.field(&PathFlapParams::per_link_per_hour, "per_link_per_hour",
+            {.help = "flaps of one NIC-switch link of a decode node", .unit = "1/h", .min = 0});
+    v.field(&PathFlapParams::down_ms, "down_ms",
+            {.help = "how long the path stays down", .unit = "ms", .min = 0});
+  }
+};
+using PathFlapsSection = ProfiledSection<PathFlapParams>;
+
 std::string g4(double v) {
   std::ostringstream o;
   o.imbue(std::locale::classic());
@@ -28,8 +43,8 @@ class PathFlap final : public TailMechanism {
   PathFlap(const Deployment& d, uint64_t seed)
       : rec_(a2a_loss_recovery(d)),
         links_(d.scenario.decode.nodes_per_instance * d.a2a_nics),
-        per_us_(d.scenario.tail.path_flaps.per_link_per_hour / 3.6e9),
-        down_us_(d.scenario.tail.path_flaps.down_ms * 1e3),
+        per_us_(params(d).per_link_per_hour / 3.6e9),
+        down_us_(params(d).down_ms * 1e3),
         rng_(Rng(seed).fork(0x666c6170)),  // "flap"
         id_(mechanism_id("path_flap")) {}
 
@@ -51,6 +66,9 @@ class PathFlap final : public TailMechanism {
   const PredictedFailure* failure() const override { return failure_ ? &*failure_ : nullptr; }
 
  private:
+  static const PathFlapParams& params(const Deployment& d) {
+    return d.scenario.tail.get<PathFlapsSection>("path_flaps").params;
+  }
   LossRecovery rec_;
   double links_, per_us_, down_us_;
   Rng rng_;
@@ -65,6 +83,11 @@ PDSIM_REGISTER(pdsim::TailMechanismRegistry, "path_flap",
                "tail.path_flaps (off: no published flap duration): a link of the all-to-all goes "
                "down; RC retries on its one path or fails, SRD reroutes",
                [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
-                 if (!e.d.scenario.tail.path_flaps.enabled) return nullptr;
+                 if (!e.d.scenario.tail.get<pdsim::PathFlapsSection>("path_flaps").enabled)
+                   return nullptr;
                  return std::make_unique<pdsim::PathFlap>(e.d, e.seed);
                })
+PDSIM_CONFIG_SECTION_CUSTOM("tail", "path_flaps", pdsim::PathFlapsSection, false, "",
+                            "a NIC-switch link of a decode node goes down: RC retries at each "
+                            "ACK timeout on its one path (more than the retry count is a "
+                            "predicted failure), SRD reroutes. Off: no published flap duration")

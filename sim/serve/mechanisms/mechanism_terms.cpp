@@ -26,10 +26,6 @@ MechanismId mechanism_id(std::string_view name) {
   return static_cast<MechanismId>(it - n.begin());
 }
 
-Json PredictedFailure::to_json() const {
-  return Json{{"mechanism", mechanism}, {"cause", cause}, {"at_s", at_s}, {"waited_s", waited_s}};
-}
-
 std::map<std::string, double> MechanismTerms::named() const {
   std::map<std::string, double> m;
   const auto& n = mechanism_names();

@@ -8,15 +8,17 @@
 //     factory returns an object when the scenario switches the mechanism on (else null); each
 //     adds its delay to the breakdown and records it. They run in name order, a fixed order, so
 //     those that draw from the iteration's RNG draw in the same sequence every run.
-// A new mechanism is one file: its class and one PDSIM_REGISTER line. Its switch and parameters
-// live in the scenario's `tail` section (tail_config.hpp) with their provenance; a mechanism with
-// no published or measured figure behind it stays off by default.
+// A new mechanism is one file: its class, its configuration declared beside it and registered as
+// a section of the scenario's `tail` (PDSIM_CONFIG_SECTION, sim/core/config_sections.hpp; with a
+// provenance for its parameters), and one PDSIM_REGISTER line. A mechanism with no published or
+// measured figure behind it stays off by default.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/serve/entities/predicted_failure.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/cost/forward_terms.hpp"
@@ -41,16 +43,6 @@ struct IterationContext {
   const std::vector<RankState>& ranks;
   const FlowsInFlight& flows;  // KV / PP flows in flight
   double now_s = 0;            // simulated time at the iteration's start
-};
-
-// A wait that exceeds what a library tolerates: the run would have crashed there (reported
-// instead of latencies, results.hpp).
-struct PredictedFailure {
-  std::string mechanism;  // the tail mechanism whose wait it was
-  std::string cause;      // what the library does, and why
-  double at_s = 0;        // simulated time of the iteration
-  double waited_s = 0;    // the wait when the library gave up
-  Json to_json() const;
 };
 
 class TailMechanism {

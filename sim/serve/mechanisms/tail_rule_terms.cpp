@@ -1,6 +1,7 @@
 // The tail mechanisms that are terms of the decode iteration rule (decode_iteration_timer.cpp
 // computes them while composing the passes); registered here so that they have a slot in
-// MechanismTerms and a line in `pdsim list`.
+// MechanismTerms and a line in `pdsim list`; their switches are declared here too.
+#include "sim/core/config_sections.hpp"
 #include "sim/serve/mechanisms/tail_mechanism.hpp"
 
 namespace pdsim {
@@ -22,3 +23,11 @@ PDSIM_REGISTER(
     pdsim::TailMechanismRegistry, "cuda_graph_miss",
     "rule term (tail.cuda_graph_miss): eager launch when a batch exceeds the captured sizes",
     pdsim::rule_term)
+PDSIM_CONFIG_LEAF("tail", "dp_imbalance", bool, true,
+                  pdsim::FieldSpec{.help = "every MoE layer waits for the slowest DP rank "
+                                           "(attention, dense layers, draft) and the slowest EP "
+                                           "rank (expert GEMMs); off: the mean rank"})
+PDSIM_CONFIG_LEAF("tail", "cuda_graph_miss", bool, true,
+                  pdsim::FieldSpec{.help = "a batch above the capture list launches eagerly "
+                                           "(launch overhead from the GPU profile); off: graph "
+                                           "replay always"})

@@ -1,5 +1,7 @@
 #include "sim/serve/policies/admission_policy.hpp"
 
+#include "sim/core/config_sections.hpp"
+
 namespace pdsim {
 
 const char* admission_policy_name(bool batch_jumps) {
@@ -7,3 +9,9 @@ const char* admission_policy_name(bool batch_jumps) {
 }
 
 }  // namespace pdsim
+
+// The scenario switch that picks the admission policy.
+PDSIM_CONFIG_LEAF("tail", "batch_jumps", bool, true,
+                  pdsim::FieldSpec{.help = "every request whose KV arrived joins at the next "
+                                           "iteration (all-arrived); off: one per DP rank per "
+                                           "iteration (one-per-rank)"})

@@ -1,0 +1,164 @@
+#include "sim/core/field_codec.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "sim/core/excerpt.hpp"
+#include "sim/core/plugin_catalog.hpp"
+#include "sim/core/provenance.hpp"
+
+namespace pdsim {
+namespace {
+
+constexpr int64_t kMaxInt = int64_t{1} << 30;
+
+std::string num(double v) {
+  Json j = v;
+  if (std::trunc(v) == v && std::fabs(v) < 1e15) j = static_cast<int64_t>(v);
+  return j.dump();
+}
+
+// The choices of a string field: declared, or registered in a plug-in family.
+std::vector<std::string> choices_of(const FieldSpec& s) {
+  if (s.plugins) return PluginCatalog::instance().names(s.plugins);
+  return s.choices;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
+  const int64_t v = n.integer();
+  const double lo = s.min.value_or(-static_cast<double>(kMaxInt));
+  const double hi = std::min(s.max.value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
+  if (static_cast<double>(v) < lo || (s.above_min && static_cast<double>(v) <= lo)) {
+    if (lo == 1 || (lo == 0 && s.above_min))
+      n.fail("expected a positive integer, got " + std::to_string(v));
+    if (lo == 0) n.fail("expected a non-negative integer, got " + std::to_string(v));
+    n.fail("expected an integer " + range_text(s, true) + ", got " + std::to_string(v));
+  }
+  if (static_cast<double>(v) > hi) {
+    if (hi == static_cast<double>(kMaxInt))
+      n.fail("expected an integer below 2^30, got " + std::to_string(v));
+    n.fail("expected an integer " + range_text(s, true) + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string range_text(const FieldSpec& s, bool integer) {
+  const auto c = choices_of(s);
+  if (!c.empty()) return "one of " + joined(c);
+  std::string lo, hi;
+  if (s.min) lo = (s.above_min ? "> " : ">= ") + num(*s.min);
+  if (s.max) hi = "<= " + num(*s.max);
+  if (s.min && s.max && !s.above_min) return "in [" + num(*s.min) + ", " + num(*s.max) + "]";
+  std::string out = lo.empty() ? hi : (hi.empty() ? lo : lo + ", " + hi);
+  if (s.inf_ok) out += std::string(out.empty() ? "" : ", ") + "or \"inf\"";
+  (void)integer;
+  return out;
+}
+
+int FieldCodec<int>::read(const JsonNode& n, const FieldSpec& s) {
+  return static_cast<int>(checked_int(n, s));
+}
+
+Json FieldCodec<int>::schema(const FieldSpec& s) {
+  Json j = {{"type", "integer"}};
+  if (s.min) j[s.above_min ? "exclusiveMinimum" : "minimum"] = static_cast<int64_t>(*s.min);
+  j["maximum"] = static_cast<int64_t>(std::min(s.max.value_or(double(kMaxInt)), double(kMaxInt)));
+  return j;
+}
+
+uint64_t FieldCodec<uint64_t>::read(const JsonNode& n, const FieldSpec&) {
+  const int64_t v = n.integer();
+  if (v < 0) n.fail("expected a non-negative integer");
+  return static_cast<uint64_t>(v);
+}
+
+double FieldCodec<double>::read(const JsonNode& n, const FieldSpec& s) {
+  if (s.inf_ok && n.is_string()) {
+    const std::string v = n.string();
+    if (v != "inf" && v != "Infinity")
+      n.fail("expected a positive number or \"inf\", got \"" + excerpt(v) + "\"");
+    return std::numeric_limits<double>::infinity();
+  }
+  // The common ranges keep the JsonNode accessors' messages.
+  if (s.min == 0.0 && !s.max) return s.above_min ? n.positive() : n.non_negative();
+  if (s.min == 0.0 && s.max == 1.0 && !s.above_min) return n.fraction();
+  const double v = n.number();
+  const bool low = s.min && (s.above_min ? !(v > *s.min) : !(v >= *s.min));
+  const bool high = s.max && !(v <= *s.max);
+  if (low || high) n.fail("expected a number " + range_text(s, false) + ", got " + n.raw().dump());
+  return v;
+}
+
+Json FieldCodec<double>::write(double v, const FieldSpec& s) {
+  if (s.inf_ok && std::isinf(v)) return "inf";
+  return v;
+}
+
+Json FieldCodec<double>::schema(const FieldSpec& s) {
+  Json j = {{"type", "number"}};
+  if (s.min) j[s.above_min ? "exclusiveMinimum" : "minimum"] = *s.min;
+  if (s.max) j["maximum"] = *s.max;
+  if (s.inf_ok) return Json{{"oneOf", {j, {{"enum", {"inf", "Infinity"}}}}}};
+  return j;
+}
+
+std::string FieldCodec<std::string>::read(const JsonNode& n, const FieldSpec& s) {
+  std::string v = n.string();
+  const auto c = choices_of(s);
+  if (!c.empty() || s.plugins) {
+    for (const auto& a : c)
+      if (v == a) return v;
+    n.fail("expected one of " + joined(c) + ", got \"" + excerpt(v) + "\"");
+  }
+  return v;
+}
+
+Json FieldCodec<std::string>::schema(const FieldSpec& s) {
+  Json j = {{"type", "string"}};
+  const auto c = choices_of(s);
+  if (!c.empty()) j["enum"] = c;
+  return j;
+}
+
+std::vector<int> FieldCodec<std::vector<int>>::read(const JsonNode& n, const FieldSpec& s) {
+  if (!n.is_array())
+    n.fail(std::string("expected an array of integers, got ") + n.raw().type_name());
+  std::vector<int> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(static_cast<int>(checked_int(n.at(i), s)));
+  return out;
+}
+
+Json FieldCodec<std::vector<int>>::schema(const FieldSpec& s) {
+  return {{"type", "array"}, {"items", FieldCodec<int>::schema(s)}};
+}
+
+std::vector<std::string> FieldCodec<std::vector<std::string>>::read(const JsonNode& n,
+                                                                    const FieldSpec&) {
+  if (!n.is_array())
+    n.fail(std::string("expected an array of strings, got ") + n.raw().type_name());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(n.at(i).string());
+  return out;
+}
+
+Json FieldCodec<Json>::read(const JsonNode& n, const FieldSpec& s) {
+  if (s.verbatim) return n.raw();
+  return read_provenance(n);
+}
+
+std::vector<double> FieldCodec<std::vector<double>>::read(const JsonNode& n, const FieldSpec& s) {
+  if (!n.is_array()) n.fail(std::string("expected an array of numbers, got ") + n.raw().type_name());
+  std::vector<double> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(FieldCodec<double>::read(n.at(i), s));
+  return out;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,32 @@
+#include "sim/scenario/profiled_section.hpp"
+
+#include "sim/core/data_path.hpp"
+#include "sim/core/provenance.hpp"
+
+namespace pdsim::profiled {
+
+std::map<std::string, double> load(const std::string& mechanism, const std::string& profile,
+                                   const std::vector<std::string>& names, const std::string& from,
+                                   const std::string& field, Json& provenance) {
+  JsonNode f = JsonNode::load_file(resolve_named("models/profiles/tail", profile, from, field));
+  f.expect_only({"schema", "name", "mechanism", "set", "provenance"});
+  if (f.at("schema").string() != "pdsim.tail_profile/1")
+    f.at("schema").fail("expected \"pdsim.tail_profile/1\"");
+  if (f.at("mechanism").string() != mechanism)
+    f.at("mechanism").fail("expected \"" + mechanism + "\" (named by " + field + ")");
+  const JsonNode set = f.at("set");
+  set.expect_only(names);
+  std::map<std::string, double> v;
+  for (const auto& p : names) v[p] = set.at(p).non_negative();
+  provenance = read_provenance(f.at("provenance"));
+  return v;
+}
+
+void need_provenance(const JsonNode& n, bool enabled, const Json& prov) {
+  if (enabled && (prov.is_null() || (prov.is_object() && prov.empty())))
+    n.fail(
+        "expected a 'provenance' (published figure or measurement) for the parameters of an "
+        "enabled mechanism");
+}
+
+}  // namespace pdsim::profiled

@@ -1,0 +1,77 @@
+// The serving fit's inputs (sim/fit): fit parameter specs and validation sets with the measured
+// records' artefacts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "calibrate/bench_serving_artefacts.hpp"
+#include "sim/core/data_path.hpp"
+#include "sim/fit/serving_fit.hpp"
+#include "tests/unit/test_support.hpp"
+
+namespace pdsim {
+namespace {
+
+using testing::input_error_of;
+
+const std::string kSet = "/calibrate/validation/glm51-2p2d-p5en-20260430.json";
+
+TEST(FitParameter, ParsesPathAndRange) {
+  const FitParameter p = parse_fit_parameter("fabric.a2a.cpu-proxy.fixed_us=0:300");
+  EXPECT_EQ(p.kind, "fabric");
+  EXPECT_EQ(p.field, (std::vector<std::string>{"a2a", "cpu-proxy", "fixed_us"}));
+  EXPECT_EQ(p.lo, 0);
+  EXPECT_EQ(p.hi, 300);
+  EXPECT_TRUE(p.fabric_specific());
+  EXPECT_FALSE(
+      parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
+  EXPECT_NE(
+      input_error_of([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
+      std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_fit_parameter("serving.decode.x"); }).find("PATH=LO:HI"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_fit_parameter("network.x=0:1"); }).find("fabric., gpu."),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_fit_parameter("gpu.x=a:1"); }).find("numbers LO and HI"),
+            std::string::npos);
+}
+
+TEST(ValidationSet, TheShippedRunsAndTheirArtefacts) {
+  const ValidationSet s = load_validation_set(data_root() + kSet);
+  ASSERT_EQ(s.runs.size(), 3u);
+  const ValidationRun& r2 = s.runs[0];
+  EXPECT_EQ(r2.name, "R2-shared-rails");
+  // 1731 of 16384 output tokens retokenized (10.6 %) with median TTFT 0: the reasoning parser.
+  ASSERT_TRUE(r2.artefacts.count("mean_ttft_ms"));
+  EXPECT_NE(r2.artefacts.at("median_tpot_ms").find("10.6%"), std::string::npos);
+  EXPECT_FALSE(r2.comparable("mean_ttft_ms"));
+  EXPECT_FALSE(r2.comparable("p99_itl_ms"));  // excluded by the set: a tail event
+  EXPECT_TRUE(r2.comparable("median_itl_ms"));
+  EXPECT_TRUE(s.runs[1].comparable("p99_itl_ms"));
+  EXPECT_FALSE(s.runs[2].comparable("accept_length"));  // null: not measured
+  EXPECT_TRUE(bench_serving_artefacts(Json{{"median_ttft_ms", 120.0},
+                                           {"mean_ttft_ms", 130.0},
+                                           {"total_output_tokens", 100},
+                                           {"total_output_tokens_retokenized", 100}})
+                  .empty());
+}
+
+TEST(ValidationSet, BadFilesAreNamed) {
+  const std::string dir = ::testing::TempDir() + "/vset";
+  std::filesystem::create_directories(dir);
+  Json set = JsonNode::load_file(data_root() + kSet).raw();
+  set["runs"][0]["scenario"] = data_root() + "/scenarios/glm51-2p2d-efa.json";
+  set["runs"][0]["measured"] = dir + "/absent.json";
+  std::ofstream(dir + "/s1.json") << set.dump();
+  std::string m = input_error_of([&] { load_validation_set(dir + "/s1.json"); });
+  EXPECT_NE(m.find("runs[0].measured"), std::string::npos) << m;
+  EXPECT_NE(m.find("does not exist"), std::string::npos) << m;
+  set["runs"][0]["measured"] = data_root() + "/scenarios/glm51-2p2d-efa.json";  // not bench_serving
+  std::ofstream(dir + "/s2.json") << set.dump();
+  m = input_error_of([&] { load_validation_set(dir + "/s2.json"); });
+  EXPECT_NE(m.find("bench_serving"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace pdsim
