@@ -54,7 +54,6 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
       {"--log-level", "logging"},
       {"--decode-log-interval", "logging"},
       {"--watchdog-timeout", "failure handling"},
-      {"--enable-dp-lm-head", "the cost model has the full-vocab LM head per DP rank"},
   };
   return list_;
 }
@@ -89,7 +88,7 @@ const std::vector<ArgSpec>& server_specs() {
                                                                  : v(f.flag));
     }
     return with_no_effect(std::move(out), server_no_effect(),
-                          {"--trust-remote-code", "--disable-radix-cache", "--enable-dp-lm-head"});
+                          {"--trust-remote-code", "--disable-radix-cache"});
   }();
   return specs;
 }

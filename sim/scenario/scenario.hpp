@@ -232,6 +232,7 @@ struct DecodeConfig {
   int nodes_per_instance = 2;
   int tp = 16, dp = 16, ep = 16;
   bool dp_attention = true;
+  bool enable_dp_lm_head = true;
   int max_running_requests = 256;
   double mem_fraction_static = 0.74;
   int cuda_graph_max_bs = 16;
@@ -271,6 +272,10 @@ struct DecodeConfig {
     v.field(&D::dp_attention, "dp_attention",
             {.help = "DP attention (TP-attention decode is not modelled yet)",
              .sglang = {.flag = "--enable-dp-attention", .absent = "false"}});
+    v.field(&D::enable_dp_lm_head, "enable_dp_lm_head",
+            {.help = "LM head over the attention-TP group (full vocab per DP rank), as pdsim "
+                     "costs it; off (SGLang's default) splits the vocab over TP, not modelled yet",
+             .sglang = {.flag = "--enable-dp-lm-head", .absent = "false"}});
     v.field(&D::max_running_requests, "max_running_requests",
             {.help = "running requests per instance, split evenly over DP ranks",
              .unit = "requests",

@@ -87,7 +87,6 @@ SglangFlags sglang_flags(const Scenario& s) {
   df.add("--model-path", m.hf_id);
   add_declared(df, resolved,
                sglang_fields::mapped("decode", d.speculative.enabled() ? "" : "decode.speculative"));
-  if (d.dp_attention) df.add("--enable-dp-lm-head");
   add_moe(df, m, "low_latency");
   if (nsa) df.add("--attention-backend", "nsa");
   df.add("--disaggregation-mode", "decode");

@@ -83,7 +83,8 @@ TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
   EXPECT_TRUE(has_ignored(out, "router", "--pd-disaggregation"));
   EXPECT_EQ(out["sglang"]["decode"]["SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK"], "128");
   EXPECT_EQ(out["sglang"]["prefill"]["--eplb-algorithm"], "deepseek");
-  EXPECT_TRUE(has_ignored(out, "decode", "--enable-dp-lm-head"));
+  EXPECT_EQ(out["sglang"]["decode"]["--enable-dp-lm-head"], true);
+  EXPECT_EQ(out["decode"]["enable_dp_lm_head"], true);
 }
 
 // The generic mapping from a field's declaration: text out, value in, SGLang's default when the
@@ -95,7 +96,7 @@ TEST(ImportSglang, DeclaredFieldsMapBothWays) {
     throw std::runtime_error(path);
   };
   const FieldInfo kv = field("decode.kv_cache_dtype"), tp = field("decode.tp"),
-                  lm = field("decode.dp_attention"), bs = field("decode.cuda_graph_bs"),
+                  lm = field("decode.enable_dp_lm_head"), bs = field("decode.cuda_graph_bs"),
                   mem = field("decode.mem_fraction_static");
   EXPECT_EQ(sglang_fields::export_text(kv, "fp8"), "fp8_e4m3");
   EXPECT_EQ(sglang_fields::export_text(kv, "bf16"), std::nullopt);  // "auto" is SGLang's default
@@ -211,7 +212,7 @@ TEST(ImportSglang, RoundTripsTheSweepExport) {
       {"decode.kv_cache_dtype=fp8", "prefill.instances=3", "prefill.nodes_per_instance=1",
        "prefill.pp=1", "decode.speculative.algorithm=none", "decode.cuda_graph_bs=[1,2,4,8]",
        "prefill.chunked_prefill_size=32768", "decode.ll_max_dispatch_tokens_per_rank=256",
-       "prefill.kv_transfer_backend=nixl"}};
+       "prefill.kv_transfer_backend=nixl", "decode.enable_dp_lm_head=false"}};
   for (const char* file : {"glm51-2p2d-efa.json", "glm51-2p2d-roce.json"}) {
     for (const auto& sets : variants) {
       const Scenario s = load_scenario(data_root() + "/scenarios/" + file, sets);

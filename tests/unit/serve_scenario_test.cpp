@@ -116,6 +116,17 @@ TEST(Deployment, InfeasibleLayoutsAreReportedNotSimulated) {
   EXPECT_NE(m.find("tp × pp = 24"), std::string::npos) << m;
 }
 
+// A launch without --enable-dp-lm-head puts the LM head on the vocab-parallel TP group, which the
+// cost model does not have: refused with the field named, not costed as if it were on.
+TEST(Deployment, VocabParallelLmHeadIsRefusedByName) {
+  const std::string m = input_error([&] {
+    build_deployment(load_scenario(scenario("glm51-2p2d-efa"), {"decode.enable_dp_lm_head=false"}));
+  });
+  EXPECT_NE(m.find("field 'decode.enable_dp_lm_head': expected true (the vocab-parallel LM head"),
+            std::string::npos)
+      << m;
+}
+
 TEST(Workload, BenchServingRandomSemantics) {
   WorkloadConfig w;
   w.input_len = 1000;

@@ -42,11 +42,10 @@ TEST(SweepSglang, ReferenceScenarioGivesMissionFlags) {
             "--disaggregation-mode prefill");
   EXPECT_EQ(f.decode,
             "--model-path zai-org/GLM-5.1-FP8 --nnodes 2 --tp-size 16 --dp-size 16 "
-            "--enable-dp-attention --max-running-requests 256 "
+            "--enable-dp-attention --enable-dp-lm-head --max-running-requests 256 "
             "--mem-fraction-static 0.74 --cuda-graph-max-bs 16 --speculative-algorithm EAGLE "
             "--speculative-num-steps 3 --speculative-eagle-topk 1 "
-            "--speculative-num-draft-tokens 4 --enable-dp-lm-head --moe-a2a-backend deepep "
-            "--deepep-mode low_latency "
+            "--speculative-num-draft-tokens 4 --moe-a2a-backend deepep --deepep-mode low_latency "
             "--ep-dispatch-algorithm dynamic --eplb-algorithm deepseek --moe-dense-tp-size 1 "
             "--attention-backend nsa --disaggregation-mode decode");
   EXPECT_EQ(f.decode_env, "");

@@ -46,6 +46,13 @@ void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& i
   if (!d.dp_attention)
     throw InputError(s.file, "decode.dp_attention",
                      "expected true (TP-attention decode is not modelled at analytic fidelity)");
+  // SGLang's ParallelLMHead(use_attn_tp_group = enable_dp_lm_head): with dp = tp the group is one
+  // GPU, the full-vocab head the cost model has; off, the vocab is split over TP behind a gather
+  // of every DP rank's hidden states and a logits all-gather, which are not costed.
+  if (!d.enable_dp_lm_head)
+    throw InputError(s.file, "decode.enable_dp_lm_head",
+                     "expected true (the vocab-parallel LM head of DP attention without "
+                     "--enable-dp-lm-head is not modelled yet)");
   if (d.tp != gpus)
     bad("tp " + std::to_string(d.tp) + " must equal the instance's GPUs (" + std::to_string(gpus) +
         ")");
