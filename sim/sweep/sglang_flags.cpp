@@ -85,8 +85,9 @@ SglangFlags sglang_flags(const Scenario& s) {
 
   Flags df;
   df.add("--model-path", m.hf_id);
-  add_declared(df, resolved,
-               sglang_fields::mapped("decode", d.speculative.enabled() ? "" : "decode.speculative"));
+  add_declared(
+      df, resolved,
+      sglang_fields::mapped("decode", d.speculative.enabled() ? "" : "decode.speculative"));
   add_moe(df, m, "low_latency");
   if (nsa) df.add("--attention-backend", "nsa");
   df.add("--disaggregation-mode", "decode");
