@@ -51,6 +51,7 @@ struct TransportParams {
   double dcqcn_g = 1.0 / 256, dcqcn_ai_gbps = 0, dcqcn_hai_gbps = 0;
   int dcqcn_fast_recovery_stages = 5;
   Picoseconds rc_timeout_ps() const { return us_to_ps(4.096) << rc_timeout_exponent; }
+  bool operator==(const TransportParams&) const = default;
 };
 
 struct TransportCounters {

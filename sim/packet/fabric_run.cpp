@@ -9,6 +9,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/json_override.hpp"
 #include "sim/core/stats.hpp"
+#include "sim/packet/experiment_reader.hpp"
 #include "sim/packet/workload.hpp"
 
 namespace pdsim::packet {

@@ -1,8 +1,8 @@
 #pragma once
-// Bytes of one (token, expert) copy in a DeepEP low-latency all-to-all phase, read from a packet
-// workload's "hidden" and "phase" fields: the analytic fabric's a2a_message_bytes (one formula
-// for both fidelities), rounded up to whole bytes. Any other phase is an input error naming the
-// field.
+// Bytes of one (token, expert) copy in a DeepEP low-latency all-to-all phase: the analytic
+// fabric's a2a_message_bytes (one formula for both fidelities), rounded up to whole bytes. The
+// JsonNode forms read a packet workload's "hidden" and "phase" fields; any other phase is an
+// input error naming the field.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -12,18 +12,22 @@
 
 namespace pdsim::packet {
 
-inline int64_t moe_copy_bytes(const JsonNode& hidden, A2APhase phase) {
+inline int64_t moe_copy_bytes(int hidden, A2APhase phase) {
   A2AConfig c;
-  c.hidden = static_cast<int>(hidden.positive_integer());
+  c.hidden = hidden;
   return static_cast<int64_t>(std::ceil(a2a_message_bytes(c, phase)));
 }
 
-inline int64_t moe_copy_bytes(const JsonNode& workload) {
+inline A2APhase read_a2a_phase(const JsonNode& workload) {
   const std::string phase = workload.at("phase").string();
   if (phase != "dispatch" && phase != "combine")
     workload.at("phase").fail("expected 'dispatch' or 'combine'");
-  return moe_copy_bytes(workload.at("hidden"),
-                        phase == "dispatch" ? A2APhase::dispatch : A2APhase::combine);
+  return phase == "dispatch" ? A2APhase::dispatch : A2APhase::combine;
+}
+
+inline int64_t moe_copy_bytes(const JsonNode& workload) {
+  const A2APhase phase = read_a2a_phase(workload);
+  return moe_copy_bytes(static_cast<int>(workload.at("hidden").positive_integer()), phase);
 }
 
 }  // namespace pdsim::packet

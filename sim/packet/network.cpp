@@ -41,6 +41,7 @@ Network::Network(const ExperimentConfig& cfg)
       cfg_(cfg),
       tp_(cfg.tp),
       tenv_{&events, &pool, &topo, &tp_, &transport_counters} {
+  check_gpus_and_nics(cfg_.topo, cfg_.file);  // a config built in C++ skipped the reader's check
   nodes_ = build_topology(cfg_.topo, &cfg_.sw, cfg_.file, topo);
   nic_eps_ = topo.endpoints();
   if (cfg_.topo.nvlink_GBps > 0) {

@@ -27,6 +27,7 @@ struct SwitchParams {
   int64_t pfc_resume_offset_bytes = 0;
   int64_t pfc_headroom_bytes = 0;  // above XOFF before a lossless overflow
   int64_t pause_quanta = 65535;    // quanta of 512 bit-times per PAUSE frame
+  bool operator==(const SwitchParams&) const = default;
 };
 
 struct SharedBuffer {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_reader.hpp"
 
 namespace pdsim::packet {
 namespace {

@@ -1,15 +1,28 @@
 #include "sim/packet/workload.hpp"
 
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
 #include "sim/core/stable_hash.hpp"
 
 namespace pdsim::packet {
 
-Workload::Workload(const JsonNode& spec, Network& net, const std::string& kind)
-    : net_(net), rng_(net.workload_rng.fork(fnv1a_64(spec.path()))), kind_(kind) {
-  const size_t bracket = spec.path().find('[');
-  name_ =
-      spec.str_or("name", kind + (bracket == std::string::npos ? "" : spec.path().substr(bracket)));
-  start_ps_ = us_to_ps(spec.has("start_us") ? spec.at("start_us").non_negative() : 0.0);
+Workload::Workload(const WorkloadConfig& w, Network& net)
+    : start_ps_(w.start_ps),
+      net_(net),
+      rng_(net.workload_rng.fork(fnv1a_64(w.path))),
+      name_(w.name),
+      kind_(w.kind),
+      path_(w.path) {}
+
+void Workload::fail(std::string_view field, const std::string& expected) const {
+  throw InputError(net_.config().file, path_ + "." + std::string(field), expected);
+}
+
+const JsonNode& file_fields(const WorkloadConfig& w) {
+  if (const auto* n = std::any_cast<JsonNode>(&w.settings)) return *n;
+  throw std::logic_error("packet workload " + w.path + " (" + w.kind +
+                         ") reads its fields from an experiment file, and has none");
 }
 
 int64_t Workload::post(int src_ep, int dst_ep, int64_t bytes) {
@@ -51,10 +64,9 @@ int Workload::gpu_nic(int node, int gpu, int nic_index) const {
 
 std::vector<std::unique_ptr<Workload>> make_workloads(Network& net) {
   std::vector<std::unique_ptr<Workload>> out;
-  for (const JsonNode& w : net.config().workloads) {
-    const std::string kind = w.at("kind").string();
-    out.push_back(WorkloadRegistry::instance().create(kind, w.file(), w.path() + ".kind", w, net));
-  }
+  for (const WorkloadConfig& w : net.config().workloads)
+    out.push_back(
+        WorkloadRegistry::instance().create(w.kind, net.config().file, w.path + ".kind", w, net));
   return out;
 }
 

@@ -20,7 +20,7 @@ int endpoint_field(const JsonNode& spec, std::string_view key, const Network& ne
 // `count` messages of `bytes` from src to dst, all posted at start_us.
 class FlowWorkload : public Workload {
  public:
-  FlowWorkload(const JsonNode& s, Network& net) : Workload(s, net, "flow") {
+  FlowWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "src", "dst", "bytes", "count"});
     src_ = endpoint_field(s, "src", net);
     dst_ = endpoint_field(s, "dst", net);
@@ -40,7 +40,7 @@ class FlowWorkload : public Workload {
 // One message at a time: the next is posted when the previous arrives (one-way latencies).
 class PingPongWorkload : public Workload {
  public:
-  PingPongWorkload(const JsonNode& s, Network& net) : Workload(s, net, "pingpong") {
+  PingPongWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "src", "dst", "bytes", "iterations"});
     src_ = endpoint_field(s, "src", net);
     dst_ = endpoint_field(s, "dst", net);
@@ -65,7 +65,7 @@ class PingPongWorkload : public Workload {
 // endpoint sends to itself and every endpoint receives exactly one flow.
 class PermutationWorkload : public Workload {
  public:
-  PermutationWorkload(const JsonNode& s, Network& net) : Workload(s, net, "permutation") {
+  PermutationWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "bytes", "endpoints"});
     bytes_ = s.at("bytes").positive_integer();
     n_ = s.has("endpoints") ? static_cast<int>(s.at("endpoints").positive_integer())
@@ -91,7 +91,7 @@ class PermutationWorkload : public Workload {
 // N senders (endpoints 1..N unless listed) each send `bytes` to one receiver at once.
 class IncastWorkload : public Workload {
  public:
-  IncastWorkload(const JsonNode& s, Network& net) : Workload(s, net, "incast") {
+  IncastWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "senders", "dst", "bytes"});
     dst_ = s.has("dst") ? endpoint_field(s, "dst", net) : 0;
     bytes_ = s.at("bytes").positive_integer();
@@ -121,7 +121,7 @@ class IncastWorkload : public Workload {
 // offers `load` × the host link rate per endpoint on average, from start_us to until_us.
 class BackgroundWorkload : public Workload {
  public:
-  BackgroundWorkload(const JsonNode& s, Network& net) : Workload(s, net, "background") {
+  BackgroundWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "until_us", "load", "bytes"});
     bytes_ = s.at("bytes").positive_integer();
     const double load = s.at("load").fraction();
@@ -147,21 +147,17 @@ class BackgroundWorkload : public Workload {
   double rate_per_us_;
 };
 
-template <class W>
-std::unique_ptr<Workload> make(const JsonNode& s, Network& n) {
-  return std::make_unique<W>(s, n);
-}
-
 }  // namespace
 
 PDSIM_REGISTER(WorkloadRegistry, "flow", "count messages of bytes from src to dst",
-               make<FlowWorkload>)
+               make_from_file<FlowWorkload>)
 PDSIM_REGISTER(WorkloadRegistry, "pingpong", "one message in flight at a time",
-               make<PingPongWorkload>)
+               make_from_file<PingPongWorkload>)
 PDSIM_REGISTER(WorkloadRegistry, "permutation", "random cyclic permutation of flows",
-               make<PermutationWorkload>)
-PDSIM_REGISTER(WorkloadRegistry, "incast", "N senders to one receiver", make<IncastWorkload>)
+               make_from_file<PermutationWorkload>)
+PDSIM_REGISTER(WorkloadRegistry, "incast", "N senders to one receiver",
+               make_from_file<IncastWorkload>)
 PDSIM_REGISTER(WorkloadRegistry, "background", "Poisson flows between random pairs",
-               make<BackgroundWorkload>)
+               make_from_file<BackgroundWorkload>)
 
 }  // namespace pdsim::packet

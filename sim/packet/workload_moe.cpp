@@ -13,7 +13,7 @@ namespace {
 
 class MoeA2AWorkload : public Workload {
  public:
-  MoeA2AWorkload(const JsonNode& s, Network& net) : Workload(s, net, "moe_a2a") {
+  MoeA2AWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "ep_ranks", "first_node", "tokens_per_rank",
                    "num_experts", "top_k", "hidden", "phase", "phases", "gap_us"});
     ranks_ = static_cast<int>(s.at("ep_ranks").positive_integer());
@@ -84,13 +84,9 @@ class MoeA2AWorkload : public Workload {
   int64_t outstanding_ = 0;
 };
 
-std::unique_ptr<Workload> make_moe_a2a(const JsonNode& s, Network& n) {
-  return std::make_unique<MoeA2AWorkload>(s, n);
-}
-
 }  // namespace
 
 PDSIM_REGISTER(WorkloadRegistry, "moe_a2a", "MoE dispatch/combine phases over EP ranks",
-               make_moe_a2a)
+               make_from_file<MoeA2AWorkload>)
 
 }  // namespace pdsim::packet

@@ -10,7 +10,7 @@ namespace {
 
 class RingWorkload : public Workload {
  public:
-  RingWorkload(const JsonNode& s, Network& net) : Workload(s, net, "ring") {
+  RingWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "op", "nodes", "first_node", "bytes", "channels"});
     const std::string op = s.at("op").string();
     n_ = static_cast<int>(s.has("nodes") ? s.at("nodes").positive_integer() : net.nodes());
@@ -61,8 +61,6 @@ class RingWorkload : public Workload {
 }  // namespace
 
 PDSIM_REGISTER(WorkloadRegistry, "ring", "ring all-reduce / all-gather / reduce-scatter",
-               [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {
-                 return std::make_unique<RingWorkload>(s, n);
-               })
+               make_from_file<RingWorkload>)
 
 }  // namespace pdsim::packet

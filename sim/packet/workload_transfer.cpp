@@ -9,8 +9,7 @@ namespace {
 
 class TransferWorkload : public Workload {
  public:
-  TransferWorkload(const JsonNode& s, Network& net, const std::string& kind)
-      : Workload(s, net, kind) {
+  TransferWorkload(const WorkloadConfig& w, const JsonNode& s, Network& net) : Workload(w, net) {
     s.expect_only({"kind", "name", "start_us", "src_node", "dst_node", "bytes", "nics",
                    "block_bytes", "count", "interval_us"});
     src_ = node(s, "src_node");
@@ -18,7 +17,7 @@ class TransferWorkload : public Workload {
     if (src_ == dst_) s.at("dst_node").fail("expected a node other than src_node");
     bytes_ = s.at("bytes").positive_integer();
     const int all = net.config().topo.nics_per_node;
-    nics_ = static_cast<int>(s.int_or("nics", kind == "kv_transfer" ? all : 1));
+    nics_ = static_cast<int>(s.int_or("nics", w.kind == "kv_transfer" ? all : 1));
     if (nics_ < 1 || nics_ > all) s.at("nics").fail("expected 1.." + std::to_string(all));
     block_ = s.has("block_bytes") ? s.at("block_bytes").positive_integer()
                                   : (bytes_ + nics_ - 1) / nics_;
@@ -65,12 +64,8 @@ class TransferWorkload : public Workload {
 }  // namespace
 
 PDSIM_REGISTER(WorkloadRegistry, "kv_transfer", "KV-cache transfer striped over NICs",
-               [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {
-                 return std::make_unique<TransferWorkload>(s, n, "kv_transfer");
-               })
+               make_from_file<TransferWorkload>)
 PDSIM_REGISTER(WorkloadRegistry, "pp_send", "pipeline-parallel activation sends",
-               [](const JsonNode& s, Network& n) -> std::unique_ptr<Workload> {
-                 return std::make_unique<TransferWorkload>(s, n, "pp_send");
-               })
+               make_from_file<TransferWorkload>)
 
 }  // namespace pdsim::packet

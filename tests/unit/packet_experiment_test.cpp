@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/error.hpp"
+#include "sim/packet/experiment_reader.hpp"
 #include "sim/packet/fabric_run.hpp"
+#include "sim/packet/workload.hpp"
 
 namespace pdsim::packet {
 namespace {
@@ -80,6 +82,58 @@ TEST(PacketExperiment, SetOverridesFieldsAndRejectsUnknownPaths) {
   EXPECT_THROW(apply_override(d, "a.json", "seed.x=1"), InputError);
   apply_override(d, "a.json", "topology.spinez=3");  // unknown leaf: caught by the reader
   EXPECT_NE(error_of(d).find("spinez"), std::string::npos);
+}
+
+// An experiment built in C++ from the documented defaults equals the file that names only what
+// differs from them: 100 Gb/s links, 1 µs hops, ECN at 400/1600 KB, PFC headroom
+// 3 × 100 Gb/s · 2 µs = 75 KB, DCQCN AI 20 Mb/s and HAI 200 Mb/s.
+TEST(PacketExperiment, DefaultsBuiltInCppEqualTheReaders) {
+  const Json doc = Json::parse(R"({
+    "topology": {"kind": "leaf_spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
+    "switch": {"ecn": {"enabled": true}, "pfc": {"enabled": true}},
+    "transport": {"kind": "rc", "dcqcn": {"enabled": true}},
+    "workloads": [{"kind": "flow", "src": 0, "dst": 3, "bytes": 1},
+                  {"kind": "flow", "name": "probe", "start_us": 2.5, "src": 1, "dst": 2, "bytes": 1}]
+  })");
+  const ExperimentConfig read = parse_experiment(JsonNode::from_json(doc, "d.json"));
+  ExperimentConfig built;
+  built.topo.kind = "leaf_spine";
+  built.topo.leaves = built.topo.spines = built.topo.hosts_per_leaf = 2;
+  built.sw = default_switch();
+  enable_ecn(built.sw, built.topo);
+  enable_pfc(built.sw, built.topo);
+  built.transport = "rc";
+  built.tp = default_transport(built.topo);
+  built.tp.dcqcn = true;
+  EXPECT_EQ(read.seed, built.seed);
+  EXPECT_EQ(read.max_time_ps, built.max_time_ps);
+  EXPECT_EQ(read.topo, built.topo);
+  EXPECT_EQ(read.sw, built.sw);
+  EXPECT_EQ(read.tp, built.tp);
+  EXPECT_EQ(built.max_time_ps, 10'000'000'000'000);
+  EXPECT_EQ(built.topo.hop_latency_ps, 1'000'000);
+  EXPECT_EQ(built.sw.buffer_bytes, 16'000'000);
+  EXPECT_EQ(built.sw.ecn_kmin_bytes, 400'000);
+  EXPECT_EQ(built.sw.ecn_kmax_bytes, 1'600'000);
+  EXPECT_DOUBLE_EQ(built.sw.pfc_alpha, 0.125);
+  EXPECT_EQ(built.sw.pfc_resume_offset_bytes, 3072);
+  EXPECT_EQ(built.sw.pfc_headroom_bytes, 75'000);
+  EXPECT_DOUBLE_EQ(built.tp.dcqcn_ai_gbps, 0.02);
+  EXPECT_DOUBLE_EQ(built.tp.dcqcn_hai_gbps, 0.2);
+  // Workloads: the reader's names and paths are what add_workload gives at the same index.
+  add_workload(built, "flow", "", 0, {});
+  add_workload(built, "flow", "probe", us_to_ps(2.5), {});
+  ASSERT_EQ(read.workloads.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(read.workloads[i].kind, built.workloads[i].kind);
+    EXPECT_EQ(read.workloads[i].name, built.workloads[i].name);
+    EXPECT_EQ(read.workloads[i].path, built.workloads[i].path);
+    EXPECT_EQ(read.workloads[i].start_ps, built.workloads[i].start_ps);
+  }
+  EXPECT_EQ(built.workloads[0].name, "flow[0]");
+  EXPECT_EQ(built.workloads[1].path, "workloads[1]");
+  EXPECT_EQ(built.workloads[1].start_ps, 2'500'000);
+  EXPECT_EQ(file_fields(read.workloads[1]).path(), "workloads[1]");  // the file edge
 }
 
 }  // namespace

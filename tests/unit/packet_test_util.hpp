@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/packet/experiment.hpp"
+#include "sim/packet/experiment_reader.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/packet/workload.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
-#include "sim/packet/experiment.hpp"
+#include "sim/packet/experiment_reader.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/packet/workload.hpp"
 #include "sim/serve/actors/run_scenario.hpp"

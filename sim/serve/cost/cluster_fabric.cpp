@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/json_reader.hpp"
 #include "sim/packet/network.hpp"
 
 namespace pdsim {
@@ -33,7 +34,7 @@ std::string topology_path(const Deployment& d) {
 }
 
 // Non-blocking uplink counts per layer for the first `nodes` instances of the file.
-Json aws_topology(const Deployment& d, int nodes) {
+packet::TopologyConfig aws_topology(const Deployment& d, int nodes) {
   const std::string path = topology_path(d);
   const JsonNode doc = JsonNode::load_file(path);
   const JsonNode inst = doc.at("Instances");
@@ -53,55 +54,60 @@ Json aws_topology(const Deployment& d, int nodes) {
         "expected at least " + std::to_string(nodes) + " instances with NetworkNodes in " + path +
             " (prefill nodes first, then decode nodes), found " + std::to_string(chains.size()));
   const size_t layers = chains.front().size();
-  Json uplinks = Json::array();
+  packet::TopologyConfig topo;
+  topo.kind = "aws";
+  topo.aws_file = path;
+  topo.aws_instances = nodes;
   for (size_t layer = 0; layer + 1 < layers; ++layer) {  // links from layer+1 nodes to layer
     std::map<std::string, int> below;
     for (const auto& c : chains) below[c[layer + 1]] += 1;
     int most = 1;
     for (const auto& [k, n] : below) most = std::max(most, n);
-    uplinks.push_back(most * d.instance.nics_per_node);
+    topo.aws_uplinks.push_back(most * d.instance.nics_per_node);
   }
-  return Json{{"kind", "aws"}, {"file", path}, {"uplinks", uplinks}, {"instances", nodes}};
+  return topo;
 }
 
 }  // namespace
 
-Json cluster_experiment(const Deployment& d, uint64_t seed) {
+packet::ExperimentConfig cluster_experiment(const Deployment& d, uint64_t seed,
+                                            const std::string& file) {
   const int nodes = cluster_nodes(d);
   const int nics = d.instance.nics_per_node;
-  Json topo;
-  if (!d.scenario.cluster.topology_file.empty())
+  packet::ExperimentConfig c;
+  c.file = file;
+  c.seed = seed;
+  c.max_time_ps = us_to_ps(1e6);
+  packet::TopologyConfig& topo = c.topo;
+  if (!d.scenario.cluster.topology_file.empty()) {
     topo = aws_topology(d, nodes);
-  else if (d.scenario.cluster.network == "rail")
-    topo = Json{{"kind", "rail"}, {"nodes", nodes}, {"nodes_per_leaf", nodes}, {"spines", nics}};
-  else
-    topo =
-        Json{{"kind", "leaf_spine"}, {"leaves", nodes}, {"spines", nics}, {"hosts_per_leaf", nics}};
-  topo["link_gbps"] = d.instance.nic_gbps;
-  topo["nics_per_node"] = nics;
-  topo["gpus_per_node"] = d.instance.gpus_per_node;
-  topo["nvlink_GBps"] = d.fabric.nvlink_GBps;
-  topo["nvlink_latency_us"] = d.fabric.nvlink_alpha_us;
+  } else if (d.scenario.cluster.network == "rail") {
+    topo.kind = "rail";
+    topo.nodes = topo.nodes_per_leaf = nodes;
+    topo.spines = nics;
+  } else {
+    topo.kind = "leaf_spine";
+    topo.leaves = nodes;
+    topo.spines = topo.hosts_per_leaf = nics;
+  }
+  topo.fabric_gbps = topo.host_gbps = d.instance.nic_gbps;
+  topo.nics_per_node = nics;
+  topo.gpus_per_node = d.instance.gpus_per_node;
+  topo.nvlink_GBps = d.fabric.nvlink_GBps;
+  topo.nvlink_latency_ps = us_to_ps(d.fabric.nvlink_alpha_us);
   const bool rc = d.fabric.transport == "rc";
-  Json sw = Json{{"ecn", {{"enabled", true}}}};
-  if (rc) sw["pfc"] = Json{{"enabled", true}};
-  Json tr = Json{{"kind", rc ? "rc" : "srd"}};
-  if (rc) tr["dcqcn"] = Json{{"enabled", true}};
-  return Json{{"schema", "pdsim.fabric_experiment/1"},
-              {"seed", seed},
-              {"max_time_us", 1e6},
-              {"topology", topo},
-              {"switch", sw},
-              {"transport", tr},
-              {"workloads", Json::array()}};
+  c.sw = packet::default_switch();
+  packet::enable_ecn(c.sw, topo);
+  if (rc) packet::enable_pfc(c.sw, topo);
+  c.transport = rc ? "rc" : "srd";
+  c.tp = packet::default_transport(topo);
+  c.tp.dcqcn = rc;
+  return c;
 }
 
 std::unique_ptr<packet::Network> cluster_network(const Deployment& d) {
-  Json doc = cluster_experiment(d, d.scenario.seed);
-  // An experiment needs a workload; this one is never run.
-  doc["workloads"].push_back({{"kind", "flow"}, {"src", 0}, {"dst", 1}, {"bytes", 1}});
-  return std::make_unique<packet::Network>(packet::parse_experiment(
-      JsonNode::from_json(std::move(doc), d.scenario.file + " (packet fabric)")));
+  return std::make_unique<packet::Network>(
+      cluster_experiment(d, d.scenario.seed, d.scenario.file + " (packet fabric)"));
 }
 
 void check_cluster_fabric(const Deployment& d) {

@@ -13,8 +13,9 @@
 // Transport from the fabric profile (srd | rc); switches ECN on, PFC on for rc; every other
 // packet-engine parameter keeps its documented default (sim/packet/README.md).
 #include <memory>
+#include <string>
 
-#include "sim/core/json_reader.hpp"
+#include "sim/packet/experiment.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/serve/cost/deployment.hpp"
 
@@ -23,8 +24,10 @@ namespace pdsim {
 int cluster_nodes(const Deployment& d);
 int prefill_node_index(const Deployment& d, int instance, int node);
 int decode_node_index(const Deployment& d, int instance, int node);
-// The experiment document without workloads (schema, seed, topology, switch, transport).
-Json cluster_experiment(const Deployment& d, uint64_t seed);
+// The cluster's packet experiment without workloads (seed, 1 s time limit, topology, switch,
+// transport); `file` is what its errors name as the experiment's file.
+packet::ExperimentConfig cluster_experiment(const Deployment& d, uint64_t seed,
+                                            const std::string& file);
 // Builds the fabric once, so that a bad topology file fails before anything is simulated
 // (InputError naming the scenario field or the topology file's field).
 void check_cluster_fabric(const Deployment& d);

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/core/stable_hash.hpp"
 #include "sim/packet/network.hpp"
 #include "sim/packet/workload.hpp"
 #include "sim/serve/cost/cluster_fabric.hpp"
+#include "sim/serve/cost/packet_serve_a2a.hpp"
+#include "sim/serve/cost/packet_serve_background.hpp"
 
 namespace pdsim {
 namespace {
@@ -28,9 +31,7 @@ int tokens_bucket(double mean) {
 }
 
 // One packet run of a layer's dispatch and combine (the a2a is the first workload).
-LayerUs run_layer(const Json& doc) {
-  packet::ExperimentConfig cfg =
-      packet::parse_experiment(JsonNode::from_json(doc, "packet fidelity"));
+LayerUs run_layer(const packet::ExperimentConfig& cfg) {
   packet::Network net(cfg);
   auto workloads = packet::make_workloads(net);
   for (auto& w : workloads) w->start();
@@ -92,56 +93,52 @@ uint64_t PacketPhaseOracle::sample_seed(const LayerQuery& quantised) const {
   return Rng(seed_).fork(fnv1a_64(key(idle))).next_u64();
 }
 
+packet::ExperimentConfig PacketPhaseOracle::layer_experiment(const LayerQuery& q, uint64_t seed,
+                                                             bool loaded) const {
+  packet::ExperimentConfig cfg = cluster_experiment(d_, seed, "packet fidelity");
+  packet::ServeA2AConfig a2a;
+  a2a.first_node = q.first_node;
+  a2a.tokens_per_rank = q.tokens_per_rank;
+  a2a.num_experts = d_.a2a.num_experts;
+  a2a.top_k = d_.a2a.top_k;
+  a2a.hidden = d_.a2a.hidden;
+  a2a.phase = A2APhase::dispatch;
+  a2a.then_combine = true;
+  a2a.first_nic = 0;
+  a2a.nics = d_.a2a_nics;
+  a2a.stop_when_done = true;
+  packet::add_serve_a2a(cfg, "a2a", us_to_ps(kWarmupUs), std::move(a2a));
+  if (!loaded) return cfg;
+  for (size_t i = 0; i < q.flows.size(); ++i) {
+    const auto& f = q.flows[i];
+    packet::ServeBackgroundConfig bg;
+    bg.src_node = f.src_node;
+    bg.dst_node = f.dst_node;
+    // Long enough to outlast the measurement; the run stops when the a2a phase ends.
+    bg.bytes = static_cast<int64_t>(std::max(1e6, f.rate_gbps / 8.0 * 1e9 * 0.01));
+    bg.rate_gbps = f.rate_gbps;
+    bg.block_bytes = static_cast<int64_t>(std::max(4096.0, d_.kv_block_bytes));
+    bg.first_nic = f.kv ? d_.scenario.prefill.kv_first_nic : 0;
+    bg.nics = f.kv ? d_.kv_nics : d_.instance.nics_per_node;
+    packet::add_serve_background(cfg, "bg" + std::to_string(i), 0, std::move(bg));
+  }
+  return cfg;
+}
+
 PacketPhaseOracle::Paired PacketPhaseOracle::simulate(const LayerQuery& q, int samples,
                                                       uint64_t seed,
                                                       const std::vector<LayerUs>* idle) const {
-  const auto& s = d_.scenario;
-  const int nics = d_.instance.nics_per_node;
-  Json a2a = {{"kind", "serve_a2a"},
-              {"name", "a2a"},
-              {"first_node", q.first_node},
-              {"tokens_per_rank", q.tokens_per_rank},
-              {"num_experts", d_.a2a.num_experts},
-              {"top_k", d_.a2a.top_k},
-              {"hidden", d_.a2a.hidden},
-              {"phase", "dispatch"},
-              {"then_combine", true},
-              {"phases", 1},
-              {"start_us", kWarmupUs},
-              {"first_nic", 0},
-              {"nics", d_.a2a_nics},
-              {"stop_when_done", true}};
-  Json bg = Json::array();
-  for (size_t i = 0; i < q.flows.size(); ++i) {
-    const auto& f = q.flows[i];
-    // Long enough to outlast the measurement; the run stops when the a2a phase ends.
-    const double bytes = std::max(1e6, f.rate_gbps / 8.0 * 1e9 * 0.01);
-    bg.push_back({{"kind", "serve_background"},
-                  {"name", "bg" + std::to_string(i)},
-                  {"src_node", f.src_node},
-                  {"dst_node", f.dst_node},
-                  {"bytes", static_cast<int64_t>(bytes)},
-                  {"rate_gbps", f.rate_gbps},
-                  {"block_bytes", static_cast<int64_t>(std::max(4096.0, d_.kv_block_bytes))},
-                  {"first_nic", f.kv ? s.prefill.kv_first_nic : 0},
-                  {"nics", f.kv ? d_.kv_nics : nics}});
-  }
   // Each sample is its own packet run with its own seed: its own routing draw and its own ECMP
   // hash / SRD path realisation for every connection, a2a and background alike. The idle run
   // uses the same seed, so the pair differs only by the background.
   Paired out;
   const Rng base(seed);
   for (int i = 0; i < samples; ++i) {
-    Json doc = cluster_experiment(d_, base.fork(static_cast<uint64_t>(i)).next_u64());
-    doc["workloads"].push_back(a2a);
-    const LayerUs idle_us = idle ? idle->at(static_cast<size_t>(i)) : run_layer(doc);
+    const uint64_t sample = base.fork(static_cast<uint64_t>(i)).next_u64();
+    const LayerUs idle_us =
+        idle ? idle->at(static_cast<size_t>(i)) : run_layer(layer_experiment(q, sample, false));
     out.idle.push_back(idle_us);
-    if (q.flows.empty()) {
-      out.loaded.push_back(idle_us);
-      continue;
-    }
-    for (const auto& w : bg) doc["workloads"].push_back(w);
-    out.loaded.push_back(run_layer(doc));
+    out.loaded.push_back(q.flows.empty() ? idle_us : run_layer(layer_experiment(q, sample, true)));
   }
   return out;
 }

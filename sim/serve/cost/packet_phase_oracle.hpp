@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "sim/core/rng.hpp"
+#include "sim/packet/experiment.hpp"
 #include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
@@ -80,6 +81,9 @@ class PacketPhaseOracle {
   Paired simulate(const LayerQuery& q, int samples, uint64_t seed,
                   const std::vector<LayerUs>* idle = nullptr) const;
   uint64_t sample_seed(const LayerQuery& quantised) const;
+  // The packet experiment of one sample of q: the cluster fabric seeded with `seed`, the layer's
+  // all-to-all (workloads[0]) and, `loaded`, q's flows paced at their rates.
+  packet::ExperimentConfig layer_experiment(const LayerQuery& q, uint64_t seed, bool loaded) const;
 
   // One decode iteration: `verify_layers` MoE layers with verify tokens, then (EAGLE) one
   // draft-extend layer with verify tokens and `draft_steps` layers with draft tokens, spread
