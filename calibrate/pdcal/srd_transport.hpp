@@ -10,7 +10,8 @@
 // total bytes} as a second SGE (payload zero-copy from the registered buffer). Receives land in
 // a ring of pre-posted bounce buffers and are matched in software on (source, tag), segments
 // placed by index, early arrivals kept aside — what libfabric's efa provider does too, so the
-// copy out of the bounce buffer is part of the measured latency. One-sided writes use
+// copy out of the bounce buffer is part of the measured latency (srd_matching.hpp; the device
+// and its QPs: srd_device.hpp). One-sided writes use
 // ibv_wr_rdma_write on the extended QP when the device reports RDMA write (efadv device_caps);
 // otherwise bandwidth/scatter/a2a-loop stop with a clear error (pingpong still runs).
 #include <memory>
@@ -21,8 +22,7 @@
 
 namespace pdsim::pdcal {
 
-// NoDeviceError unless an EFA device (one that answers efadv_query_device) is present.
-void srd_check_device(const VerbsOptions& opt);
+// Checks for the device first (srd_check_device, srd_device.hpp): NoDeviceError without EFA.
 std::unique_ptr<Transport> make_srd_transport(const VerbsOptions& opt, Bootstrap& boot);
 
 }  // namespace pdsim::pdcal

@@ -2,6 +2,7 @@
 
 #include "calibrate/pdcal/address_blob.hpp"
 #include "calibrate/pdcal/probe_error.hpp"
+#include "calibrate/pdcal/srd_device.hpp"
 #include "calibrate/pdcal/srd_transport.hpp"
 
 #ifdef PDCAL_HAVE_VERBS

@@ -5,26 +5,25 @@
 // SCENARIO: pingpong | bandwidth | scatter | a2a-loop | scatter3 (3 ranks) | stripe (bandwidth
 // over 2 endpoints) | kill | nodevice | nodevice-srd (--api verbs --qp srd).
 // Exit 0 pass, 1 fail, 77 skipped (nodevice on a host that has an RDMA device).
+// The checks on what the ranks wrote live in measurement_checks.cpp; this file starts the ranks.
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "calibrate/pdcal/test/child_process.hpp"
+#include "calibrate/pdcal/test/measurement_checks.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using pdcal_test::check_envelope;
+using pdcal_test::check_quantiles;
+using pdcal_test::expect;
+using pdcal_test::failures;
+using pdcal_test::load;
 using pdcal_test::slurp;
 using pdcal_test::spawn;
 using pdcal_test::wait_for;
 
 namespace {
-
-int failures = 0;
-void expect(bool ok, const std::string& what) {
-  if (!ok) {
-    std::cerr << "FAIL: " << what << "\n";
-    ++failures;
-  }
-}
 
 int read_port(const fs::path& file, pid_t listener) {
   for (int i = 0; i < 1000; ++i) {  // up to 20 s on a loaded machine
@@ -35,37 +34,6 @@ int read_port(const fs::path& file, pid_t listener) {
   }
   std::cerr << "FAIL: the listener never wrote its port\n";
   std::exit(1);
-}
-
-json load(const fs::path& p) {
-  try {
-    return json::parse(slurp(p));
-  } catch (const std::exception& e) {
-    std::cerr << "FAIL: " << p << " is not valid JSON: " << e.what() << "\n";
-    std::exit(1);
-  }
-}
-
-void check_envelope(const json& d, const std::string& probe, bool complete) {
-  expect(d.value("schema", "") == "pdsim.measurement/1", "schema");
-  expect(d.value("probe", "") == probe, "probe is " + probe);
-  expect(d["provenance"].value("kind", "") == "measured", "provenance.kind");
-  expect(!d["provenance"].value("host", "").empty(), "provenance.host");
-  expect(d["context"].value("complete", !complete) == complete, "context.complete");
-  expect(d["results"].is_array(), "results is an array");
-}
-
-// Distribution sanity: 0 < min ≤ p50 ≤ p99 ≤ max.
-void check_quantiles(const json& r, const std::string& where) {
-  double mn = r["min_us"], p50 = r["p50_us"], p99 = r["p99_us"], mx = r["max_us"];
-  expect(mn > 0 && mn <= p50 && p50 <= p99 && p99 <= mx, where + ": 0 < min <= p50 <= p99 <= max");
-  expect(r["latency_us"].get<double>() == p50, where + ": latency_us is the median");
-}
-
-const json* row_with(const json& rows, const std::string& key, double value) {
-  for (const auto& r : rows)
-    if (r.contains(key) && r[key].get<double>() == value) return &r;
-  return nullptr;
 }
 
 }  // namespace
@@ -104,7 +72,7 @@ int mpi_scenario(const std::string& pdcal, const std::string& provider, const fs
   if (provider == "tcp") args.insert(args.end() - 2, {"--src-addr", "127.0.0.1"});
   const int rc = wait_for(spawn(args, (dir / "mpirun.log").string()), 50);
   expect(rc == 0, "mpirun exits 0, got " + std::to_string(rc) + ": " + slurp(dir / "mpirun.log"));
-  if (failures) return 1;
+  if (failures()) return 1;
   json d = load(out);
   check_envelope(d, "a2a_loop", true);
   expect(d["context"].value("bootstrap", "") == "mpi", "context.bootstrap is mpi");
@@ -120,7 +88,7 @@ int mpi_scenario(const std::string& pdcal, const std::string& provider, const fs
     double want = 10 * (rows[0]["mean_us"].get<double>() + rows[1]["mean_us"].get<double>());
     expect(std::abs(rows[2]["mean_us"].get<double>() - want) <= 1e-9 * want, "forward mean");
   }
-  return failures ? 1 : 0;
+  return failures() ? 1 : 0;
 }
 
 int main(int argc, char** argv) {
@@ -154,7 +122,7 @@ int main(int argc, char** argv) {
     if (scenario == "nodevice-srd")
       expect(log.find("EFA") != std::string::npos, "message says SRD needs EFA: " + log);
     expect(!fs::exists(dir / "v.json"), "no output file without a device");
-    return failures ? 1 : 0;
+    return failures() ? 1 : 0;
   }
 
   std::string probe = scenario == "scatter3" ? "scatter"
@@ -218,7 +186,7 @@ int main(int argc, char** argv) {
     expect(!d["context"].value("error", "").empty(), "context.error says what happened");
     // At least one forward finished before the kill, so the partial file holds the three rows.
     expect(d["results"].size() == 3, "partial results kept");
-    return failures ? 1 : 0;
+    return failures() ? 1 : 0;
   }
 
   for (int r = 0; r < ranks; ++r) {
@@ -226,7 +194,7 @@ int main(int argc, char** argv) {
     expect(rc == 0, "rank " + std::to_string(r) + " exits 0, got " + std::to_string(rc) + ": " +
                         slurp(dir / ("rank" + std::to_string(r) + ".log")));
   }
-  if (failures) return 1;
+  if (failures()) return 1;
 
   for (int r = 0; r < ranks; ++r) {
     json d = load(outs[static_cast<size_t>(r)]);
@@ -237,70 +205,13 @@ int main(int argc, char** argv) {
     const double memcpy_GBps = d["context"]["memcpy_GBps"];
     expect(memcpy_GBps > 0, who + ": memcpy bound measured");
     const json& rows = d["results"];
-    if (probe == "pingpong") {
-      // Sizes 1, 2, 4, ..., 1 MiB: 21 rows on both ranks.
-      expect(rows.size() == 21, who + ": 21 sizes");
-      // (Medians of nearby sizes are not compared: on a shared 2-core host a burst of load can
-      // inflate a whole size's samples, so they need not be monotone.)
-      for (const auto& row : rows) check_quantiles(row, who + " " + row["bytes"].dump() + " B");
-      // No message arrives faster than one memcpy of it. pdcal measures the memcpy rate on
-      // buffers of the largest message (1 MiB here), so the like-for-like floor is the 1 MiB
-      // row's: a smaller message copied within the CPU caches can beat the 1 MiB rate (a 256 KiB
-      // row did on this host), so the floor is not applied to smaller rows. 1 MiB at memcpy
-      // speed (tens of GB/s) is >= ~20 µs.
-      const json* big = row_with(rows, "bytes", 1 << 20);
-      expect(big && (*big)["min_us"].get<double>() >= (1 << 20) / (memcpy_GBps * 1e3),
-             who + ": 1 MiB row present and above the copy floor");
-    }
-    if (probe == "bandwidth") {
-      // Sizes 1, 4, 16, ..., 4 MiB: 12 rows.
-      expect(rows.size() == 12, who + ": 12 sizes");
-      for (const auto& row : rows) {
-        double gbps = row["GBps"];
-        expect(gbps > 0 && gbps <= memcpy_GBps, who + ": 0 < " + std::to_string(gbps) +
-                                                    " GB/s <= memcpy " +
-                                                    std::to_string(memcpy_GBps));
-        // Rate and bandwidth describe the same run: GB/s = Mpps · bytes / 1e3.
-        double rate = row["msg_rate_mpps"];
-        expect(std::abs(rate * row["bytes"].get<double>() / 1e3 - gbps) <= 1e-9 * gbps,
-               who + ": GBps == msg_rate_mpps * bytes / 1e3");
-      }
-      const json* small = row_with(rows, "bytes", 1);
-      const json* big = row_with(rows, "bytes", 4 << 20);
-      for (const auto& row : rows)
-        expect(row["endpoints"] == (scenario == "stripe" ? 2 : 1),
-               who + ": endpoints striped over");
-      expect(small && big && (*big)["GBps"] > (*small)["GBps"],
-             who + ": bandwidth grows with size");
-    }
-    if (probe == "scatter") {
-      // Sizes 1, 8, ..., 256 KiB: 7 rows; every rank has ranks-1 peers.
-      expect(rows.size() == 7, who + ": 7 sizes");
-      for (const auto& row : rows) {
-        check_quantiles(row, who + " " + row["bytes"].dump() + " B");
-        expect(row["peers"] == ranks - 1, who + ": peers");
-        expect(row["GBps"].get<double>() <= memcpy_GBps, who + ": scatter GB/s <= memcpy");
-      }
-    }
-    if (probe == "a2a-loop") {
-      expect(rows.size() == 3, who + ": dispatch, combine, forward rows");
-      const json* disp = rows.size() == 3 ? &rows[0] : nullptr;
-      if (disp) {
-        const json &comb = rows[1], &fwd = rows[2];
-        expect(disp->value("phase", "") == "dispatch" && comb.value("phase", "") == "combine" &&
-                   fwd.value("phase", "") == "forward",
-               who + ": phases");
-        for (const auto& row : rows) check_quantiles(row, who + " " + row["phase"].dump());
-        // 2 forwards × 150 layers = 300 samples per phase, 2 forward samples.
-        expect((*disp)["iterations"] == 300 && comb["iterations"] == 300 && fwd["iterations"] == 2,
-               who + ": sample counts");
-        // A forward is the sum of its 150 dispatches and 150 combines, so
-        // mean(forward) = 150 · (mean(dispatch) + mean(combine)).
-        double want = 150 * ((*disp)["mean_us"].get<double>() + comb["mean_us"].get<double>());
-        expect(std::abs(fwd["mean_us"].get<double>() - want) <= 1e-9 * want,
-               who + ": forward mean");
-      }
-    }
+    if (probe == "pingpong") pdcal_test::check_pingpong_rows(rows, who, memcpy_GBps);
+    if (probe == "bandwidth")
+      pdcal_test::check_bandwidth_rows(rows, who, memcpy_GBps, scenario == "stripe" ? 2 : 1);
+    // Every rank has ranks-1 peers.
+    if (probe == "scatter") pdcal_test::check_scatter_rows(rows, who, memcpy_GBps, ranks - 1);
+    // --layers 150 --forwards 2, as asked above.
+    if (probe == "a2a-loop") pdcal_test::check_a2a_loop_rows(rows, who, 150, 2);
   }
-  return failures ? 1 : 0;
+  return failures() ? 1 : 0;
 }
