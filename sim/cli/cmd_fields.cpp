@@ -28,10 +28,9 @@ struct Generated {
 std::vector<Generated> generated(const std::vector<pdsim::FieldInfo>& fields) {
   const std::string root = pdsim::data_root();
   const std::string readme = root + "/scenarios/README.md";
-  return {
-      {readme, pdsim::replace_generated_block(pdsim::read_file(readme), "scenario fields",
-                                              pdsim::fields_markdown(fields), readme)},
-      {root + "/docs/scenario.schema.json", pdsim::fields_json_schema(fields).dump(2) + "\n"}};
+  return {{readme, pdsim::replace_generated_block(pdsim::read_file(readme), "scenario fields",
+                                                  pdsim::fields_markdown(fields), readme)},
+          {root + "/docs/scenario.schema.json", pdsim::fields_json_schema(fields).dump(2) + "\n"}};
 }
 
 int run(const FieldsOptions& o) {

@@ -155,7 +155,8 @@ Json FieldCodec<Json>::read(const JsonNode& n, const FieldSpec& s) {
 }
 
 std::vector<double> FieldCodec<std::vector<double>>::read(const JsonNode& n, const FieldSpec& s) {
-  if (!n.is_array()) n.fail(std::string("expected an array of numbers, got ") + n.raw().type_name());
+  if (!n.is_array())
+    n.fail(std::string("expected an array of numbers, got ") + n.raw().type_name());
   std::vector<double> out;
   for (size_t i = 0; i < n.size(); ++i) out.push_back(FieldCodec<double>::read(n.at(i), s));
   return out;

@@ -52,8 +52,7 @@ void check_declared(const FitParameter& p, const std::vector<FieldInfo>& fields)
                            Json(p.lo).dump() + ", " + Json(p.hi).dump() + "]");
     return;
   }
-  throw InputError("--fit", p.path,
-                   "a number field of the " + p.kind + " profile (" + names + ")");
+  throw InputError("--fit", p.path, "a number field of the " + p.kind + " profile (" + names + ")");
 }
 
 }  // namespace

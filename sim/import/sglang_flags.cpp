@@ -59,19 +59,25 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
 }
 
 // Flags the importer's rules read (fields declared `by_rule`, and flags that set no field but
-// are validated or recorded), and SGLang's other spellings of flags (argparse aliases in server_args.py).
+// are validated or recorded), and SGLang's other spellings of flags (argparse aliases in
+// server_args.py).
 const std::vector<ArgSpec>& rule_flags() {
-  static const std::vector<ArgSpec> specs = {
-      v("--model-path", {"--model"}),  v("--attention-backend"),
-      v("--moe-a2a-backend"),          sw("--enable-nsa-prefill-context-parallel"),
-      v("--nsa-prefill-cp-mode"),      v("--deepep-mode"),
-      v("--ep-dispatch-algorithm"),    v("--eplb-algorithm"),
-      sw("--enable-eplb"),             v("--moe-dense-tp-size"),
-      sw("--disable-cuda-graph"),      v("--disaggregation-mode"),
-      v("--dp-size", {"--dp", "--data-parallel-size"}),
-      v("--tp-size", {"--tp", "--tensor-parallel-size"}),
-      v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
-      v("--ep-size", {"--ep", "--expert-parallel-size"})};
+  static const std::vector<ArgSpec> specs = {v("--model-path", {"--model"}),
+                                             v("--attention-backend"),
+                                             v("--moe-a2a-backend"),
+                                             sw("--enable-nsa-prefill-context-parallel"),
+                                             v("--nsa-prefill-cp-mode"),
+                                             v("--deepep-mode"),
+                                             v("--ep-dispatch-algorithm"),
+                                             v("--eplb-algorithm"),
+                                             sw("--enable-eplb"),
+                                             v("--moe-dense-tp-size"),
+                                             sw("--disable-cuda-graph"),
+                                             v("--disaggregation-mode"),
+                                             v("--dp-size", {"--dp", "--data-parallel-size"}),
+                                             v("--tp-size", {"--tp", "--tensor-parallel-size"}),
+                                             v("--pp-size", {"--pp", "--pipeline-parallel-size"}),
+                                             v("--ep-size", {"--ep", "--expert-parallel-size"})};
   return specs;
 }
 

@@ -94,9 +94,8 @@ int expert_parallel(const Flags& f, const std::string& backend, int tp, const st
 // The fields that map verbatim, from their declarations: the flag's value, SGLang's own default
 // when it is absent, or pdsim's default (noted) when SGLang picks the value itself. `skip`: the
 // fields a rule sets.
-void import_declared(const Flags& f, const std::string& role,
-                     const std::vector<FieldInfo>& fields, const std::vector<std::string>& skip,
-                     Json& out, Log& log) {
+void import_declared(const Flags& f, const std::string& role, const std::vector<FieldInfo>& fields,
+                     const std::vector<std::string>& skip, Json& out, Log& log) {
   for (const FieldInfo& fi : fields) {
     if (std::find(skip.begin(), skip.end(), fi.path) != skip.end()) continue;
     const std::string name = sglang_fields::name_of(fi);
@@ -117,7 +116,8 @@ void import_declared(const Flags& f, const std::string& role,
   }
 }
 
-std::vector<std::string> spec_others(const std::vector<FieldInfo>& fields, const std::string& keep) {
+std::vector<std::string> spec_others(const std::vector<FieldInfo>& fields,
+                                     const std::string& keep) {
   std::vector<std::string> out;
   for (const auto& f : fields)
     if (f.path != keep) out.push_back(f.path);
@@ -170,10 +170,10 @@ Json import_decode(const Flags& f, Log& log) {
   common_checks(f, role, log);
   Json d = Json::object();
   const bool no_graphs = f.on("--disable-cuda-graph");
-  import_declared(f, role, sglang_fields::mapped(role, "decode.speculative"),
-                  no_graphs ? std::vector<std::string>{"decode.cuda_graph_max_bs"}
-                            : std::vector<std::string>{},
-                  d, log);
+  import_declared(
+      f, role, sglang_fields::mapped(role, "decode.speculative"),
+      no_graphs ? std::vector<std::string>{"decode.cuda_graph_max_bs"} : std::vector<std::string>{},
+      d, log);
   if (no_graphs) d["cuda_graph_max_bs"] = 0;
   const std::string backend = f.choice("--moe-a2a-backend", {"none", "deepep"}).value_or("none");
   if (backend == "deepep") f.choice("--deepep-mode", {"auto", "low_latency"});

@@ -2,9 +2,10 @@
 // A scenario: model + cluster + fabric + deployment (prefill, decode) + workload + tail. Each
 // field is declared once, beside its member (sim/core/fields.hpp): type and default are the
 // member's; unit, range, help and the SGLang flag are its declaration. The reader, `--set`, the
-// resolved output, `pdsim explain`, the field tables of scenarios/README.md, docs/scenario.schema.json and the
-// SGLang import and export all come from these declarations. `tail` holds the sections the
-// tail mechanisms declare in their own files (sim/core/config_sections.hpp).
+// resolved output, `pdsim explain`, the field tables of scenarios/README.md,
+// docs/scenario.schema.json and the SGLang import and export all come from these declarations.
+// `tail` holds the sections the tail mechanisms declare in their own files
+// (sim/core/config_sections.hpp).
 #include <cstdint>
 #include <limits>
 #include <optional>

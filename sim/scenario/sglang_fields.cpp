@@ -111,7 +111,8 @@ std::optional<std::string> export_text(const FieldInfo& f, const Json& value) {
   } else if (value.is_string()) {
     text = value.get<std::string>();
     const auto& vals = f.spec.sglang.values;
-    auto it = std::find_if(vals.begin(), vals.end(), [&](const auto& p) { return p.first == text; });
+    auto it =
+        std::find_if(vals.begin(), vals.end(), [&](const auto& p) { return p.first == text; });
     if (it != vals.end()) text = it->second;
   } else {
     text = value.dump();

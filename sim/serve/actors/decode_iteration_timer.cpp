@@ -133,7 +133,8 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   // Host work of the serving stack: all of it without the overlap scheduler, else only what
   // exceeds the GPU time of the iteration it overlaps.
   const ServingProfile& sv = d_.serving;
-  const double host = sv.decode.host_us_per_iteration + ps.graph_replays * sv.decode.host_us_per_graph_replay;
+  const double host =
+      sv.decode.host_us_per_iteration + ps.graph_replays * sv.decode.host_us_per_graph_replay;
   t.host_us = sv.overlap_on(ps.speculative) ? std::max(0.0, host - t.total_us()) : host;
   return t;
 }

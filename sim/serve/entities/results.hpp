@@ -58,7 +58,7 @@ struct SimResults {
   double duration_s = 0;  // first request sent → last request finished
   bool speculative = false;
   std::vector<RequestRecord> requests;
-  std::optional<WorkloadConfig> workload;    // the client's settings (bench_serving's arguments)
+  std::optional<WorkloadConfig> workload;   // the client's settings (bench_serving's arguments)
   std::optional<PredictedFailure> failure;  // the run would have crashed: no latencies
   // The summary's "pdsim" block as the statistics observer writes it (serving_stats.hpp): a
   // report document (per-forward breakdown "forward_breakdown_us", "kv_transfer", "queueing",

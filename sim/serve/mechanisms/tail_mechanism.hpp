@@ -18,11 +18,11 @@
 
 #include "sim/core/json_reader.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/entities/predicted_failure.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/cost/forward_terms.hpp"
 #include "sim/serve/entities/flows_in_flight.hpp"
+#include "sim/serve/entities/predicted_failure.hpp"
 #include "sim/serve/entities/rank_state.hpp"
 #include "sim/serve/mechanisms/mechanism_terms.hpp"
 
