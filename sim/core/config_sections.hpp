@@ -23,6 +23,10 @@
 
 namespace pdsim {
 
+// A struct that declares its fields (fields.hpp), as opposed to one leaf value.
+template <class T>
+concept DeclaredStruct = requires(detail::Lister<T>& l) { T::declare(l); };
+
 // One plug-in's section, type-erased.
 class ConfigSection {
  public:
@@ -113,8 +117,13 @@ class ConfigSections {
   template <class T>
   const T& get(std::string_view key) const {
     const ConfigSection* c = find(key);
-    if (auto* d = dynamic_cast<const DeclaredSection<T>*>(c)) return d->value;
-    if (auto* l = dynamic_cast<const LeafSection<T>*>(c)) return l->value;
+    // Only the section kinds T can be: naming DeclaredSection<bool> would instantiate its
+    // virtual members (clang does so eagerly), and a bool has no declare().
+    if constexpr (DeclaredStruct<T>) {
+      if (auto* d = dynamic_cast<const DeclaredSection<T>*>(c)) return d->value;
+    } else {
+      if (auto* l = dynamic_cast<const LeafSection<T>*>(c)) return l->value;
+    }
     if constexpr (requires { T::kCustomSection; }) {
       if (auto* x = dynamic_cast<const T*>(c)) return *x;
     }
