@@ -25,7 +25,9 @@ namespace pdsim {
 
 // A struct that declares its fields (fields.hpp), as opposed to one leaf value.
 template <class T>
-concept DeclaredStruct = requires(detail::Lister<T>& l) { T::declare(l); };
+concept DeclaredStruct = requires(detail::Lister<T>& l) {
+  T::declare(l);
+};
 
 // One plug-in's section, type-erased.
 class ConfigSection {
