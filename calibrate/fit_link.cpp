@@ -136,7 +136,9 @@ NvlinkFit fit_nvlink(const std::vector<JsonNode>& docs) {
     const JsonNode res = d.at("results");
     for (size_t i = 0; i < res.size(); ++i) {
       const JsonNode r = res.at(i);
-      if (probe == "collective" && r.at("op").string() == "all_reduce") {
+      // Rows across nodes measure the network, not NVLink (calibrate collective fits them).
+      const bool across_nodes = d.at("parameters").int_or("nodes", 1) > 1;
+      if (probe == "collective" && r.at("op").string() == "all_reduce" && !across_nodes) {
         // Bus bandwidth is defined to equal the per-GPU link throughput (nccl-tests).
         f.GBps = std::max(f.GBps, r.at("busbw_GBps").positive());
         used_bw.push_back(row_ref(d, i));

@@ -32,3 +32,11 @@ export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
   --alternate $M/deepep-normal-intranode-h800.json \
   --name roce-cx7 --transport rc --instance onprem-h200-cx7 \
   -o models/profiles/fabric/roce-cx7.json
+
+# NCCL collectives across two nodes over EFA (aws-ofi-nccl), p5 (32 x 100G) and p5en (16 x 200G):
+# one stack at 3200 Gb/s per node, so the rows of both instance types share one curve.
+"$PDSIM" calibrate collective \
+  $M/nccl-allreduce-2node-p5.json $M/nccl-allreduce-2node-p5en.json \
+  --library "NCCL 2.23.4 + aws-ofi-nccl 1.19.0" \
+  --fabric "EFA, 3200 Gb/s per node (p5: 32 x 100G, p5en: 16 x 200G)" \
+  --name nccl-2.23-ofi-1.19-efa -o models/profiles/collective/nccl-2.23-ofi-1.19-efa.json

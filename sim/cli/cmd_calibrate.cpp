@@ -1,6 +1,7 @@
-// pdsim calibrate fit|check|import|serving: measurement files → fabric profile, prediction error
-// of a profile on measurements (held-out ones marked), third-party tool outputs → measurement
-// files, and measured serving runs → a profile overlay (cmd_calibrate_serving.cpp).
+// pdsim calibrate fit|check|import|serving|collective: measurement files → fabric profile,
+// prediction error of a profile on measurements (held-out ones marked), third-party tool outputs
+// → measurement files, measured serving runs → a profile overlay (cmd_calibrate_serving.cpp),
+// nccl-tests rows → a collective profile (cmd_collective.cpp).
 #include <filesystem>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "calibrate/fit_profile.hpp"
 #include "calibrate/import_parameters.hpp"
 #include "calibrate/measurement.hpp"
+#include "sim/cli/calibrate_collective.hpp"
 #include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/seed_option.hpp"
@@ -46,7 +48,8 @@ void parse_fixes(CalibrateArgs& a) {
 
 PDSIM_CLI_COMMAND(
     calibrate, "calibrate",
-    "Fit fabric profiles to measurements and check them; fit the serving model to measured runs",
+    "Fit fabric and collective profiles to measurements and check them; fit the serving model to "
+    "measured runs",
     [](CLI::App& app) -> std::function<int()> {
       auto a = std::make_shared<CalibrateArgs>();
       app.require_subcommand(1);
@@ -82,8 +85,12 @@ PDSIM_CLI_COMMAND(
       CLI::App* serving = app.add_subcommand(
           "serving", "Fit mechanism parameters to measured serving runs (a validation set)");
       auto serving_run = pdsim::cli::setup_calibrate_serving(serving);
-      return [a, fit, check, imp, serving, serving_run]() -> int {
+      CLI::App* collective = app.add_subcommand(
+          "collective", "Fit a collective profile (NCCL by message size) to nccl-tests rows");
+      auto collective_run = pdsim::cli::setup_calibrate_collective(collective);
+      return [a, fit, check, imp, serving, serving_run, collective, collective_run]() -> int {
         if (serving->parsed()) return serving_run();
+        if (collective->parsed()) return collective_run();
         a->fit.a2a.samples = a->samples;
         a->fit.a2a.seed = a->seed;
         if (fit->parsed()) {

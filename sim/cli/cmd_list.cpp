@@ -62,6 +62,7 @@ PDSIM_CLI_COMMAND(
         print_dir("instance types", "models/catalog/instance");
         print_dir("GPU profiles", "models/profiles/gpu");
         print_dir("fabric profiles", "models/profiles/fabric");
+        print_dir("collective profiles (pdsim collective)", "models/profiles/collective");
         print_dir("serving-stack profiles", "models/profiles/serving");
         print_dir("acceptance profiles", "models/profiles/acceptance");
         print_dir("profile overlays", "calibrate/overlays");

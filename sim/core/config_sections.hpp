@@ -23,12 +23,6 @@
 
 namespace pdsim {
 
-// A struct that declares its fields (fields.hpp), as opposed to one leaf value.
-template <class T>
-concept DeclaredStruct = requires(detail::Lister<T>& l) {
-  T::declare(l);
-};
-
 // One plug-in's section, type-erased.
 class ConfigSection {
  public:
@@ -121,7 +115,7 @@ class ConfigSections {
     const ConfigSection* c = find(key);
     // Only the section kinds T can be: naming DeclaredSection<bool> would instantiate its
     // virtual members (clang does so eagerly), and a bool has no declare().
-    if constexpr (DeclaredStruct<T>) {
+    if constexpr (detail::Declared<T>) {
       if (auto* d = dynamic_cast<const DeclaredSection<T>*>(c)) return d->value;
     } else {
       if (auto* l = dynamic_cast<const LeafSection<T>*>(c)) return l->value;

@@ -40,6 +40,14 @@ expect param-samples 0 "Parameter uncertainty" -- "$PDSIM" run "$S" --set worklo
 [ -s "$T/u/uncertainty.json" ] && pass=$((pass+1)) || { echo "FAIL: no uncertainty.json"; fail=$((fail+1)); }
 expect import 0 '"probe": "collective"' -- "$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt"
 expect list 0 "cpu-proxy" -- "$PDSIM" list
+# A user's own nccl-tests output → a collective profile → what a call costs (calibrate/fit_collective).
+"$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt" -o "$T/nccl0.json" >/dev/null
+expect collective-no-shape 2 "import its output with --param ranks=N --param nodes=M" -- "$PDSIM" calibrate collective "$T/nccl0.json" --library NCCL --fabric NVLink -o "$T/coll.json"
+"$PDSIM" calibrate import --format nccl-tests "$SRC/tests/data/formats/nccl_all_reduce.txt" --param ranks=8 --param nodes=1 -o "$T/nccl.json" >/dev/null
+expect collective-fit 0 "all_reduce, 8 ranks on 1 node: 1 regime(s); max |busbw error| 0.4 %" -- "$PDSIM" calibrate collective "$T/nccl.json" --library NCCL --fabric NVLink -o "$T/coll.json"
+expect collective-own 0 "67108864             0       365.6      321.22      0.3%" -- "$PDSIM" collective "$T/coll.json" --ranks 8 --nodes 1 --bytes 64M
+expect collective-outside 0 "* outside what was measured: all_reduce measured over 16 ranks on 2 nodes, asked for 32 on 4" -- "$PDSIM" collective nccl-2.23-ofi-1.19-efa --ranks 32 --nodes 4 --bytes 1M
+expect collective-bad-size 2 "field '--bytes': a size such as 8192, 8K, 1M or 8G, got '1X'" -- "$PDSIM" collective nccl-2.23-ofi-1.19-efa --bytes 1M --bytes 1X
 # Run facts DeepEP output lacks, added at import (calibrate/import_parameters.hpp).
 expect import-instance 0 '"nics_per_gpu": 2.0' -- "$PDSIM" calibrate import --format deepep "$SRC/tests/data/formats/deepep_low_latency.txt" --instance-type p5en.48xlarge --param backend=cpu-proxy --param ep=16
 expect import-param-bad 2 "field '--param': KEY=VALUE, got 'ep16'" -- "$PDSIM" calibrate import --format deepep "$SRC/tests/data/formats/deepep_low_latency.txt" --param ep16

@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$ROOT/build-fuzz
 CXX=${CXX_FUZZ:-clang++-14}
 JOBS=${FUZZ_JOBS:-$(nproc)}
-FLAGS=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FLAGS=(-std=c++20 -O1 -g1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I"$ROOT" -DPDSIM_SOURCE_DIR="\"$ROOT\"")
 mkdir -p "$OUT/obj"
 

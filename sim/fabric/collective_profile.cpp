@@ -1,0 +1,104 @@
+#include "sim/fabric/collective_profile.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "sim/core/data_path.hpp"
+#include "sim/core/error.hpp"
+
+namespace pdsim {
+
+namespace {
+std::string num(double v) {
+  std::ostringstream o;
+  if (v == std::floor(v) && std::abs(v) < 1e18)
+    o << static_cast<long long>(v);
+  else
+    o << v;
+  return o.str();
+}
+}  // namespace
+
+double collective_bus_factor(const std::string& op, int ranks) {
+  if (ranks < 2) throw InputError("<collective>", "ranks", "at least 2 ranks");
+  const double n = ranks;
+  if (op == "all_reduce") return 2.0 * (n - 1) / n;
+  if (op == "all_gather" || op == "reduce_scatter") return (n - 1) / n;
+  throw InputError("<collective>", "op",
+                   "all_reduce, all_gather or reduce_scatter, got \"" + op + "\"");
+}
+
+void CollectiveCurve::validate(CollectiveCurve& c, const JsonNode& n) {
+  if (c.max_bytes < c.min_bytes) n.at("max_bytes").fail("expected max_bytes >= min_bytes");
+  if (c.ranks < 2 * c.nodes && c.nodes > 1)
+    n.at("ranks").fail("expected at least one rank per node");
+  const JsonNode rs = n.at("regimes");
+  if (c.regimes.empty()) rs.fail("expected at least one regime");
+  for (size_t i = 0; i < c.regimes.size(); ++i) {
+    const bool last = i + 1 == c.regimes.size();
+    const double up = c.regimes[i].up_to_bytes;
+    if (last != std::isinf(up))
+      rs.at(i)
+          .at("up_to_bytes")
+          .fail(last ? "expected inf on the last regime"
+                     : "expected a finite size (only the last is inf)");
+    if (i > 0 && !(up > c.regimes[i - 1].up_to_bytes))
+      rs.at(i).at("up_to_bytes").fail("expected regimes in ascending up_to_bytes");
+  }
+}
+
+CollectivePrediction predict_collective(const CollectiveProfile& p, const std::string& op,
+                                        double bytes, int ranks, int nodes) {
+  if (!(bytes > 0)) throw InputError(p.file, "bytes", "a positive message size");
+  if (ranks < 2 || nodes < 1 || ranks < nodes)
+    throw InputError(p.file, "ranks", "at least 2 ranks and at least one per node");
+  // The curve of this op at this shape; else the one with the most ranks (a stated assumption).
+  const CollectiveCurve* c = nullptr;
+  for (const auto& k : p.curves) {
+    if (k.op != op) continue;
+    if (k.ranks == ranks && k.nodes == nodes) {
+      c = &k;
+      break;
+    }
+    if (c == nullptr || k.ranks > c->ranks) c = &k;
+  }
+  if (c == nullptr)
+    throw InputError(p.file, "curves", "a curve for " + op + " (the profile has none)");
+  CollectivePrediction out;
+  if (c->ranks != ranks || c->nodes != nodes)
+    out.outside.push_back(op + " measured over " + std::to_string(c->ranks) + " ranks on " +
+                          std::to_string(c->nodes) + " nodes, asked for " + std::to_string(ranks) +
+                          " on " + std::to_string(nodes) +
+                          ": bus bandwidth taken as shape-independent and alpha as measured");
+  if (bytes < c->min_bytes || bytes > c->max_bytes)
+    out.outside.push_back(num(bytes) + " bytes outside the measured " + num(c->min_bytes) + ".." +
+                          num(c->max_bytes) + " bytes");
+  size_t i = 0;
+  while (i + 1 < c->regimes.size() && bytes > c->regimes[i].up_to_bytes) ++i;
+  const CollectiveRegime& r = c->regimes[i];
+  const double bus_bytes = collective_bus_factor(op, ranks) * bytes;
+  out.regime = static_cast<int>(i);
+  out.time_us = r.alpha_us + (std::isinf(r.busbw_GBps) ? 0.0 : bus_bytes / (r.busbw_GBps * 1e3));
+  out.busbw_GBps = bus_bytes / (out.time_us * 1e3);
+  out.rel_uncertainty = r.rms_rel_error;
+  return out;
+}
+
+CollectiveProfile collective_profile_from_json(const Json& doc, const std::string& file) {
+  CollectiveProfile p = read_fields<CollectiveProfile>(JsonNode::from_json(doc, file));
+  p.file = file;
+  return p;
+}
+
+CollectiveProfile load_collective_profile(const std::string& name_or_path,
+                                          const std::string& from_file, const std::string& field) {
+  const std::string path =
+      resolve_named("models/profiles/collective", name_or_path, from_file, field);
+  return collective_profile_from_json(JsonNode::load_file(path).raw(), path);
+}
+
+Json collective_profile_to_json(const CollectiveProfile& p) {
+  return write_fields(p);
+}
+
+}  // namespace pdsim
