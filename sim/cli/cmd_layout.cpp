@@ -1,0 +1,168 @@
+// `pdsim layout --flags "SGLANG FLAGS" --model M [--tokens N]... [--collective PROFILE]`: one
+// role's parallelism as SGLang builds it from its launch flags (models/sglang_parallel: the groups,
+// the adjustments SGLang makes on its own, its refusals by rule), the collectives one forward
+// issues under it (models/layer_comms), and, with a collective profile, what those that cross
+// nodes cost (sim/fabric/collective_profile). Groups inside one node run over NVLink and are not
+// costed here.
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "models/hardware.hpp"
+#include "models/layer_comms.hpp"
+#include "sim/cli/command.hpp"
+#include "sim/core/error.hpp"
+#include "sim/fabric/collective_profile.hpp"
+#include "sim/import/launch_args.hpp"
+
+namespace {
+
+struct LayoutArgs {
+  std::string flags, model = "deepseek-v3", instance = "p5en.48xlarge", collective;
+  std::vector<int> tokens{32}, lm_tokens;
+  bool extend = false, no_graph = false;
+};
+
+int int_flag(const pdsim::ParsedArgs& a, const std::string& name, int def) {
+  auto it = a.values.find(name);
+  if (it == a.values.end() || it->second.empty()) return def;
+  const std::string& v = it->second.back();
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6)
+    throw pdsim::InputError("<flags>", name, "a positive integer, got '" + v + "'");
+  return std::stoi(v);
+}
+
+pdsim::SglangParallelFlags parse_flags(const std::string& text) {
+  using pdsim::ArgKind;
+  const std::vector<pdsim::ArgSpec> specs = {
+      {"--tp-size", ArgKind::kValue, {"--tp", "--tensor-parallel-size"}},
+      {"--dp-size", ArgKind::kValue, {"--dp", "--data-parallel-size"}},
+      {"--ep-size", ArgKind::kValue, {"--ep", "--expert-parallel-size"}},
+      {"--pp-size", ArgKind::kValue, {"--pp", "--pipeline-parallel-size"}},
+      {"--nnodes", ArgKind::kValue, {}},
+      {"--enable-dp-attention", ArgKind::kSwitch, {}},
+      {"--enable-dp-lm-head", ArgKind::kSwitch, {}},
+      {"--moe-a2a-backend", ArgKind::kValue, {}},
+      {"--deepep-mode", ArgKind::kValue, {}},
+      {"--moe-dense-tp-size", ArgKind::kValue, {}},
+      {"--speculative-algorithm", ArgKind::kValue, {}}};
+  const pdsim::ParsedArgs a =
+      pdsim::parse_args(pdsim::split_command_line(text, "<flags>"), specs, "<flags>");
+  pdsim::SglangParallelFlags f;
+  f.tp = int_flag(a, "--tp-size", 1);
+  f.dp = int_flag(a, "--dp-size", 1);
+  f.ep = int_flag(a, "--ep-size", 1);
+  f.pp = int_flag(a, "--pp-size", 1);
+  f.nnodes = int_flag(a, "--nnodes", 1);
+  f.dp_attention = a.has("--enable-dp-attention");
+  f.dp_lm_head = a.has("--enable-dp-lm-head");
+  if (a.has("--moe-a2a-backend")) f.moe_a2a_backend = a.values.at("--moe-a2a-backend").back();
+  if (a.has("--deepep-mode")) f.deepep_mode = a.values.at("--deepep-mode").back();
+  if (a.has("--moe-dense-tp-size")) f.moe_dense_tp = int_flag(a, "--moe-dense-tp-size", 1);
+  if (a.has("--speculative-algorithm"))
+    f.speculative_algorithm = a.values.at("--speculative-algorithm").back();
+  return f;
+}
+
+std::string bytes_text(double b) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(0) << b;
+  return o.str();
+}
+
+}  // namespace
+
+PDSIM_CLI_COMMAND(
+    layout, "layout",
+    "SGLang flags → process groups, SGLang's adjustments and refusals, each layer's collectives",
+    [](CLI::App& app) -> std::function<int()> {
+      auto a = std::make_shared<LayoutArgs>();
+      app.add_option("--flags", a->flags, "one role's launch_server flags, quoted")->required();
+      app.add_option("--model", a->model, "model (models/catalog/llm; default deepseek-v3)");
+      app.add_option("--instance-type", a->instance,
+                     "instance type: GPUs per node (default p5en.48xlarge)");
+      app.add_option("--tokens", a->tokens,
+                     "tokens per DP-attention group this forward (one value: every group)")
+          ->check(CLI::Range(0, 1 << 24));
+      app.add_option("--lm-tokens", a->lm_tokens,
+                     "tokens per group whose logits are computed (default: --tokens)")
+          ->check(CLI::Range(0, 1 << 24));
+      app.add_flag("--extend", a->extend, "a prefill (extend) forward");
+      app.add_flag("--no-cuda-graph", a->no_graph, "a decode forward run eagerly");
+      app.add_option("--collective", a->collective,
+                     "collective profile (models/profiles/collective) to cost cross-node groups");
+      return [a]() -> int {
+        using namespace pdsim;
+        const ModelConfig m = load_model(a->model, "<command line>", "--model");
+        const InstanceType inst = load_instance(a->instance, "<command line>", "--instance-type");
+        const SglangParallel p =
+            resolve_sglang_parallel(parse_flags(a->flags), m, "<flags>", "launch_server");
+        const auto per_group = [&](std::vector<int> v) {
+          if (v.size() == 1) v.assign(static_cast<size_t>(p.attn_dp), v[0]);
+          if (static_cast<int>(v.size()) != p.attn_dp)
+            throw InputError(
+                "<command line>", "--tokens",
+                "one value, or one per DP-attention group (" + std::to_string(p.attn_dp) + ")");
+          return v;
+        };
+        const std::vector<int> tokens = per_group(a->tokens);
+        const std::vector<int> lm = a->lm_tokens.empty() ? tokens : per_group(a->lm_tokens);
+        const ForwardComms c = forward_comms(p, m, tokens, lm, a->extend, !a->no_graph);
+        std::optional<CollectiveProfile> prof;
+        if (!a->collective.empty())
+          prof = load_collective_profile(a->collective, "<command line>", "--collective");
+        const int gpn = inst.gpus_per_node;
+        const auto has_curve = [&](const std::string& op) {
+          for (const auto& k : prof->curves)
+            if (k.op == op) return true;
+          return false;
+        };
+        // Every row costed before anything is printed: an error is the only output.
+        std::vector<std::string> costs, notes;
+        double total_us = 0;
+        for (const CommOp& o : c.ops) {
+          std::string cost = "NVLink";
+          const int nodes = (o.ranks + gpn - 1) / gpn;
+          if (o.op == "all_to_all") {
+            cost = "backend";  // the all-to-all backends cost it (sim/fabric)
+          } else if (nodes > 1 && !prof) {
+            cost = "-";
+          } else if (nodes > 1 && !has_curve(o.op)) {
+            cost = "no curve";
+          } else if (nodes > 1) {
+            const CollectivePrediction r = predict_collective(*prof, o.op, o.bytes, o.ranks, nodes);
+            std::ostringstream t;
+            t << std::fixed << std::setprecision(1) << r.time_us;
+            cost = t.str() + (r.outside.empty() ? "" : "*");
+            total_us += r.time_us * o.count;
+            for (const auto& n : r.outside)
+              if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(n);
+          }
+          costs.push_back(cost);
+        }
+        std::cout << m.name << ": " << p.gpus << " GPUs (" << gpn << " per node); attention TP "
+                  << p.attn_tp << " × DP " << p.attn_dp << ", MoE EP " << p.moe_ep << " × TP "
+                  << p.moe_tp << (p.moe_a2a ? " (all-to-all: " + p.flags.moe_a2a_backend + ")" : "")
+                  << ", dense MLP TP " << p.dense_tp << ", LM head TP " << p.lm_head_tp << "\n";
+        for (const auto& adj : p.adjustments) std::cout << "SGLang adjusts: " << adj << "\n";
+        if (!c.padding.empty()) std::cout << "DP gather padding: " << c.padding << "\n";
+        std::cout << "MoE tokens per rank: " << c.moe_tokens_per_rank << "\n";
+        std::cout << std::left << std::setw(13) << "step" << std::setw(7) << "layer"
+                  << std::setw(15) << "op" << std::setw(9) << "group" << std::right << std::setw(6)
+                  << "ranks" << std::setw(13) << "bytes" << std::setw(7) << "count" << std::setw(12)
+                  << "us each"
+                  << "\n";
+        for (size_t i = 0; i < c.ops.size(); ++i) {
+          const CommOp& o = c.ops[i];
+          std::cout << std::left << std::setw(13) << o.step << std::setw(7) << o.layer
+                    << std::setw(15) << o.op << std::setw(9) << o.group << std::right
+                    << std::setw(6) << o.ranks << std::setw(13) << bytes_text(o.bytes)
+                    << std::setw(7) << o.count << std::setw(12) << costs[i] << "\n";
+        }
+        if (prof)
+          std::cout << "cross-node collectives with a curve, per forward: " << std::fixed
+                    << std::setprecision(1) << total_us << " us (" << prof->name << ")\n";
+        for (const auto& n : notes) std::cout << "* outside what was measured: " << n << "\n";
+        return 0;
+      };
+    })
