@@ -40,11 +40,11 @@ StepCost ComputeModel::decode_attention_layer(const DecodeRankBatch& b) const {
 }
 
 StepCost ComputeModel::decode_experts_layer(const std::vector<int>& tokens_per_local_expert,
-                                            int own_tokens) const {
+                                            int shared_tokens, int moe_tp, int shared_tp) const {
   Roofline rf(gpu_, profile_);
   std::vector<double> t(tokens_per_local_expert.begin(), tokens_per_local_expert.end());
-  StepCost out = routed_experts(model_, rf, t);
-  out.append(shared_experts(model_, rf, own_tokens));
+  StepCost out = routed_experts(model_, rf, t, moe_tp);
+  out.append(shared_experts(model_, rf, shared_tokens, shared_tp));
   return out;
 }
 
@@ -113,8 +113,8 @@ double ComputeModel::decode_launch_overhead_us(bool cuda_graph) const {
 StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
                                      const PrefillLayout& l) const {
   const ModelConfig& m = model_;
-  if (l.tp < 1 || l.cp < 1 || l.ep < 1 || l.moe_dense_tp < 1)
-    throw InfeasibleError("prefill layout: tp, cp, ep and moe_dense_tp must be >= 1");
+  if (l.tp < 1 || l.cp < 1 || l.ep < 1 || l.moe_dense_tp < 1 || l.moe_tp < 1)
+    throw InfeasibleError("prefill layout: tp, cp, ep, moe_dense_tp and moe_tp must be >= 1");
   if (l.first_layer < 0 || l.num_layers < 0 || l.first_layer + l.num_layers > m.num_layers)
     throw InfeasibleError("prefill layout: layers [" + std::to_string(l.first_layer) + ", " +
                           std::to_string(l.first_layer + l.num_layers) + ") outside the model's " +
@@ -152,8 +152,12 @@ StepCost ComputeModel::prefill_chunk(const std::vector<PrefillSegment>& chunk,
     StepCost layer = attention_block(m, rf, kv_dtype_, s, true);
     std::vector<double> local(static_cast<size_t>(m.n_routed_experts / l.ep),
                               total_new * m.top_k / m.n_routed_experts);
-    layer.append(routed_experts(m, rf, local));
-    layer.append(shared_experts(m, rf, tokens_mlp));
+    layer.append(routed_experts(m, rf, local, l.moe_tp));
+    // Without an all-to-all the TP group's shared expert runs every token, split tp ways.
+    if (l.moe_full)
+      layer.append(shared_experts(m, rf, tokens_mlp * l.tp, l.tp));
+    else
+      layer.append(shared_experts(m, rf, tokens_mlp));
     out.append(layer, moe);
   }
   // Logits only for each segment's last token (SGLang prunes the rest before the LM head).

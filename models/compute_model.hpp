@@ -31,7 +31,10 @@ struct PrefillLayout {
   int tp = 1, cp = 1, ep = 1;           // within one PP stage
   int first_layer = 0, num_layers = 0;  // the stage's layer range
   bool has_embedding = false, has_lm_head = false;
-  int moe_dense_tp = 1;  // --moe-dense-tp-size: dense-layer MLP weights split this many ways
+  int moe_dense_tp = 1;   // --moe-dense-tp-size: dense-layer MLP weights split this many ways
+  int moe_tp = 1;         // each routed expert's FFN split this many ways (SGLang: tp / ep)
+  bool moe_full = false;  // no all-to-all: every GPU's experts see all of the chunk's tokens and
+                          // the shared expert is split over tp (else its own tokens, replicated)
 };
 
 class ComputeModel {
@@ -42,10 +45,11 @@ class ComputeModel {
   // (sparse) absorbed-MLA attention, o_proj, router gate.
   StepCost decode_attention_layer(const DecodeRankBatch& b) const;
   // One MoE layer's expert work on a rank: grouped GEMM over its local experts with
-  // `tokens_per_local_expert[i]` tokens each (FP8 block scales), plus the shared expert on the
-  // rank's own `own_tokens`.
-  StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert,
-                                int own_tokens) const;
+  // `tokens_per_local_expert[i]` tokens each (FP8 block scales), each expert's FFN split
+  // `moe_tp` ways, plus the shared expert on `shared_tokens` split `shared_tp` ways (DeepEP: the
+  // rank's own tokens, 1; no all-to-all backend: every token, over the TP group).
+  StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert, int shared_tokens,
+                                int moe_tp = 1, int shared_tp = 1) const;
   // The dense layers (attention + dense MLP), embedding, final norm and LM head for the rank's
   // tokens (DP attention, dense MLP with moe-dense-tp-size 1, DP LM head).
   StepCost decode_non_moe(const DecodeRankBatch& b) const;

@@ -26,11 +26,13 @@ struct AttnShape {
 // is added when `with_router`.
 StepCost attention_block(const ModelConfig& m, const Roofline& rf, KvDtype kv, const AttnShape& s,
                          bool with_router);
-// Routed experts of one MoE layer on one GPU (grouped GEMM over local experts that got tokens).
+// Routed experts of one MoE layer on one GPU (grouped GEMM over local experts that got tokens),
+// each expert's intermediate split `tp` ways (SGLang's MoE TP: tp / ep).
 StepCost routed_experts(const ModelConfig& m, const Roofline& rf,
-                        const std::vector<double>& tokens_per_local_expert);
-// The shared expert(s) on `tokens` tokens (replicated on every rank).
-StepCost shared_experts(const ModelConfig& m, const Roofline& rf, double tokens);
+                        const std::vector<double>& tokens_per_local_expert, int tp = 1);
+// The shared expert(s) on `tokens` tokens, intermediate split `tp` ways (1: replicated, as with
+// DeepEP; the TP group without an all-to-all backend).
+StepCost shared_experts(const ModelConfig& m, const Roofline& rf, double tokens, int tp = 1);
 // Dense MLP (gate/up, SiLU·mul, down) on `tokens` tokens with the weights split `tp` ways.
 StepCost dense_mlp(const ModelConfig& m, const Roofline& rf, double tokens, int tp);
 // Embedding gather of `tokens` rows.

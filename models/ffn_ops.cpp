@@ -26,8 +26,8 @@ OpCost activation(const ModelConfig& m, const Roofline& rf, const char* name, co
 // skipped); activations in FP8 (+ per-128 scales) and BF16 out. Efficiency from grouped_gemm_fp8
 // at the mean tokens per active expert.
 StepCost routed_experts(const ModelConfig& m, const Roofline& rf,
-                        const std::vector<double>& tokens_per_local_expert) {
-  const double h = m.hidden, I = m.moe_intermediate;
+                        const std::vector<double>& tokens_per_local_expert, int tp) {
+  const double h = m.hidden, I = static_cast<double>(m.moe_intermediate) / tp;
   const bool fp8 = m.weight_dtype == "fp8";
   double n = 0, active = 0;
   for (double t : tokens_per_local_expert) {
@@ -48,10 +48,10 @@ StepCost routed_experts(const ModelConfig& m, const Roofline& rf,
   return out;
 }
 
-StepCost shared_experts(const ModelConfig& m, const Roofline& rf, double tokens) {
+StepCost shared_experts(const ModelConfig& m, const Roofline& rf, double tokens, int tp) {
   StepCost out;
   if (m.n_shared_experts <= 0) return out;
-  const double I = static_cast<double>(m.moe_intermediate) * m.n_shared_experts;
+  const double I = static_cast<double>(m.moe_intermediate) * m.n_shared_experts / tp;
   const bool fp8 = m.weight_dtype == "fp8";
   out.add(rf.gemm("shared.gate_up", "moe_compute", tokens, 2 * I, m.hidden, fp8, m.weight_block));
   out.add(activation(m, rf, "shared.act", "moe_compute", tokens, I));

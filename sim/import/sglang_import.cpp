@@ -158,6 +158,7 @@ Json import_prefill(const Flags& f, Log& log) {
   p["instances"] = 1;
   p["cp"] = cp_on ? tp : 1;  // attn_cp_size = tp_size / dp_size, dp 1
   p["ep"] = expert_parallel(f, backend, tp, role, log);
+  p["moe_a2a_backend"] = backend;
   for (const char* flag : {"--cuda-graph-max-bs", "--speculative-algorithm"})
     if (f.has(flag))
       log.note(role, std::string(flag) + " recorded; it does not change the prefill model");
@@ -181,6 +182,7 @@ Json import_decode(const Flags& f, Log& log) {
     log.note(role, "--enable-nsa-prefill-context-parallel has no effect on decode");
   d["instances"] = 1;
   d["ep"] = expert_parallel(f, backend, d.at("tp").get<int>(), role, log);
+  d["moe_a2a_backend"] = backend;
   if (f.has("--chunked-prefill-size"))
     log.note(role, "--chunked-prefill-size recorded; decode does not prefill in PD mode");
   if (f.has("--disaggregation-transfer-backend"))

@@ -143,6 +143,7 @@ struct PrefillConfig {
   int instances = 1;
   int nodes_per_instance = 2;
   int tp = 8, pp = 2, cp = 8, ep = 8;
+  std::string moe_a2a_backend = "deepep";
   int chunked_prefill_size = 16384;
   int max_running_requests = 128;
   double mem_fraction_static = 0.85;
@@ -179,11 +180,19 @@ struct PrefillConfig {
                         .how = "the switch (with --nsa-prefill-cp-mode round-robin-split) sets "
                                "cp = tp / dp; off: cp 1"}});
     v.field(&P::ep, "ep",
-            {.help = "expert parallel size inside the node",
+            {.help = "expert parallel size (across nodes only with moe_a2a_backend none)",
              .min = 1,
              .sglang = {.flag = "--ep-size",
                         .by_rule = true,
                         .how = "SGLang sets ep = tp with the DeepEP backend"}});
+    v.field(&P::moe_a2a_backend, "moe_a2a_backend",
+            {.help = "how MoE tokens reach their experts: deepep (all-to-all, normal mode; "
+                     "inside one node) or none (every rank runs its experts on all tokens, "
+                     "then an all-reduce; ep 1 = pure TP MoE)",
+             .choices = {"deepep", "none"},
+             .sglang = {.flag = "--moe-a2a-backend",
+                        .by_rule = true,
+                        .how = "the flag's value; NSA prefill CP makes SGLang use deepep"}});
     v.field(&P::chunked_prefill_size, "chunked_prefill_size",
             {.help = "tokens per prefill chunk (FCFS packing)",
              .unit = "tokens",
@@ -232,6 +241,7 @@ struct DecodeConfig {
   int instances = 1;
   int nodes_per_instance = 2;
   int tp = 16, dp = 16, ep = 16;
+  std::string moe_a2a_backend = "deepep";
   bool dp_attention = true;
   bool enable_dp_lm_head = true;
   int max_running_requests = 256;
@@ -270,8 +280,15 @@ struct DecodeConfig {
              .sglang = {.flag = "--ep-size",
                         .by_rule = true,
                         .how = "SGLang sets ep = tp with the DeepEP backend"}});
+    v.field(&D::moe_a2a_backend, "moe_a2a_backend",
+            {.help = "how MoE tokens reach their experts: deepep (low-latency all-to-all by "
+                     "fabric.a2a_backend) or none (every rank runs its experts on all tokens, "
+                     "then an all-reduce over TP; ep 1 = pure TP MoE)",
+             .choices = {"deepep", "none"},
+             .sglang = {.flag = "--moe-a2a-backend", .by_rule = true, .how = "the flag's value"}});
     v.field(&D::dp_attention, "dp_attention",
-            {.help = "DP attention (TP-attention decode is not modelled yet)",
+            {.help = "DP attention (dp = tp: one attention rank per GPU); off: attention TP "
+                     "over all tp GPUs, dp 1",
              .sglang = {.flag = "--enable-dp-attention", .absent = "false"}});
     v.field(&D::enable_dp_lm_head, "enable_dp_lm_head",
             {.help = "LM head over the attention-TP group (full vocab per DP rank), as pdsim "
@@ -339,8 +356,9 @@ struct FabricConfig {
   std::string profile = "efa-p5en";
   std::string fidelity = "analytic";
   std::string a2a_backend = "cpu-proxy";
-  int routing_samples = 4;  // routing draws averaged per all-to-all memo entry
-  int packet_samples = 8;   // packet fidelity: phases simulated per background key
+  std::string collective_profile;  // "" = none: layouts with cross-node collectives refused
+  int routing_samples = 4;         // routing draws averaged per all-to-all memo entry
+  int packet_samples = 8;          // packet fidelity: phases simulated per background key
 
   template <class V>
   static void declare(V& v) {
@@ -357,6 +375,10 @@ struct FabricConfig {
                         .by_rule = true,
                         .how = "deepep (--deepep-mode low_latency on decode, normal on prefill); "
                                "on EFA UCCL-EP takes DeepEP's place"}});
+    v.field(&F::collective_profile, "collective_profile",
+            {.help = "models/profiles/collective entry costing the NCCL collectives that cross "
+                     "nodes (TP across nodes, MoE without all-to-all); \"\" = none, such "
+                     "layouts are refused"});
     v.field(&F::routing_samples, "routing_samples",
             {.help = "top-k routing draws averaged for each memoised MoE-layer cost",
              .min = 1,

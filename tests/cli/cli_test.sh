@@ -13,7 +13,7 @@ expect negative-rate 2 "field 'workload.request_rate': expected a positive numbe
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
 expect unknown-model 2 "unknown name 'glm-9'" -- "$PDSIM" run "$S" --set model=glm-9 --out "$T/a"
 expect unreadable 2 "$T/nope.json: cannot open file for reading" -- "$PDSIM" run "$T/nope.json"
-expect ep-not-dividing 3 "does not divide 256 experts" -- "$PDSIM" run "$S" --set decode.nodes_per_instance=3 --set decode.tp=24 --set decode.dp=24 --set decode.ep=24 --out "$T/a"
+expect ep-not-dividing 3 "field 'decode.ep': a divisor of the 256 routed experts" -- "$PDSIM" run "$S" --set decode.nodes_per_instance=3 --set decode.tp=24 --set decode.dp=24 --set decode.ep=24 --out "$T/a"
 expect memory 3 "infeasible deployment" -- "$PDSIM" run "$S" --set decode.mem_fraction_static=0.3 --out "$T/a"
 echo '{"model": 5}' > "$T/bad.json"
 expect missing-field 2 "$T/bad.json: field 'model': expected a string, got number" -- "$PDSIM" run "$T/bad.json"
@@ -61,6 +61,12 @@ expect import-sglang-ignored 0 "ignored (decode): --frob 1" -- "$PDSIM" import s
 expect import-sglang-bad 2 "--prefill: field '--tp-size': expected an integer >= 1, got \"eight\"" -- "$PDSIM" import sglang --prefill "--tp-size=eight --disaggregation-mode prefill" --decode "--disaggregation-mode decode"
 expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tests/data/formats/aws_topology.json"
 expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
+# The DeepSeek-R1 sweep's scenarios are import.sh's output from the published launch lines.
+mkdir -p "$T/dsr1" && sh "$SRC/scenarios/dsr1/import.sh" "$PDSIM" "$T/dsr1"
+for f in baseline tp baseline-dp tp-dp; do
+  if cmp -s "$T/dsr1/dsr1-2p2d-p5en-$f.json" "$SRC/scenarios/dsr1/dsr1-2p2d-p5en-$f.json"; then pass=$((pass+1))
+  else echo "FAIL: scenarios/dsr1/dsr1-2p2d-p5en-$f.json is not import.sh's output (run it)"; fail=$((fail+1)); fi
+done
 "$PDSIM" run "$S" --out "$T/r3" --report "$T/r3.html" --report "$T/r3.md" >/dev/null
 if grep -q 'id="itl-cdf"' "$T/r3.html" && grep -q '## ITL distribution' "$T/r3.md"; then pass=$((pass+1)); else echo "FAIL: --report files"; fail=$((fail+1)); fi
 finish

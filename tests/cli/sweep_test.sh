@@ -69,7 +69,7 @@ expect merge-mixed 2 "not the same sweep" -- "$PDSIM" sweep merge "$T/k.jsonl" "
 
 # Infeasible points are filtered first, with their reasons.
 expect infeasible 0 "4 infeasible" -- "$PDSIM" sweep "$SRC/scenarios/sweeps/quick-smoke.json" --results "$T/q.jsonl"
-if grep -q '"reason":"infeasible deployment: decode: ep 24 does not divide 256 experts","status":"infeasible"' "$T/q.jsonl"; then ok
+if grep -q "field 'decode.ep': a divisor of the 256 routed experts (FusedMoE asserts num_experts % moe_ep_size == 0), got 24 \[SGLang --ep-size\]\",\"status\":\"infeasible\"" "$T/q.jsonl"; then ok
 else bad "infeasible reason not recorded"; fi
 
 # Malformed sweep files and flags.

@@ -103,12 +103,15 @@ TEST(Deployment, UnknownModelListsCatalog) {
 
 TEST(Deployment, InfeasibleLayoutsAreReportedNotSimulated) {
   const std::string f = scenario("glm51-2p2d-efa");
-  // 3 decode nodes = 24 GPUs: EP 24 does not divide 256 experts.
+  // 3 decode nodes = 24 GPUs: EP 24 does not divide 256 experts (SGLang's FusedMoE rule, named
+  // on the scenario's field).
   std::string m = infeasible([&] {
     build_deployment(load_scenario(
         f, {"decode.nodes_per_instance=3", "decode.tp=24", "decode.dp=24", "decode.ep=24"}));
   });
-  EXPECT_NE(m.find("does not divide 256 experts"), std::string::npos) << m;
+  EXPECT_NE(m.find("field 'decode.ep': a divisor of the 256 routed experts (FusedMoE"),
+            std::string::npos)
+      << m;
   // Half of 141 GB per GPU cannot hold 1/16 of a 705 GB model plus replicated attention.
   m = infeasible([&] { build_deployment(load_scenario(f, {"decode.mem_fraction_static=0.3"})); });
   EXPECT_FALSE(m.empty());
@@ -122,7 +125,8 @@ TEST(Deployment, VocabParallelLmHeadIsRefusedByName) {
   const std::string m = input_error([&] {
     build_deployment(load_scenario(scenario("glm51-2p2d-efa"), {"decode.enable_dp_lm_head=false"}));
   });
-  EXPECT_NE(m.find("field 'decode.enable_dp_lm_head': expected true (the vocab-parallel LM head"),
+  EXPECT_NE(m.find("field 'decode.enable_dp_lm_head': expected true with DP attention (the "
+                   "vocab-parallel LM head"),
             std::string::npos)
       << m;
 }

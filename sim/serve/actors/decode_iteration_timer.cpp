@@ -27,6 +27,7 @@ std::vector<int> default_cuda_graph_bs(bool speculative, int max_bs) {
 DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
     : d_(d),
       cost_(d, seed),
+      collectives_(d.fabric, d.collective.get(), d.instance.gpus_per_node),
       oracle_(d.fidelity->a2a_oracle(d, seed)),
       dp_imbalance_(mechanism_id("dp_imbalance")),
       expert_imbalance_(mechanism_id("expert_imbalance")),
@@ -37,6 +38,7 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
   graph_bs_ = dc.cuda_graph_bs.empty()
                   ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
                   : dc.cuda_graph_bs;
+  std::sort(graph_bs_.begin(), graph_bs_.end());
   launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
   launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
   const MechanismEnv env{d, seed, oracle_.get()};
@@ -63,12 +65,18 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   std::vector<int> tokens_verify(ranks.size()), tokens_draft(ranks.size());
   double attn = 0, other = 0, draft_step = 0, draft_extend = 0;
   int max_batch = 0;
+  for (const auto& r : ranks) max_batch = std::max(max_batch, static_cast<int>(r.contexts.size()));
+  graph = !graph_bs_.empty() && max_batch <= graph_bs_.back();
+  // A replay runs the smallest captured batch that holds the largest rank's (every DP rank the
+  // same one: SGLang pads to the maximum over ranks). Padded rows go through attention and the
+  // dense GEMMs and the DP gathers; top-k masks them out of the experts and the all-to-all.
+  const int pad =
+      graph && max_batch > 0 ? *std::lower_bound(graph_bs_.begin(), graph_bs_.end(), max_batch) : 0;
   for (size_t r = 0; r < ranks.size(); ++r) {
-    const DecodeCostModel::RankCosts& c = cost_.rank(r, ranks[r]);
+    const DecodeCostModel::RankCosts& c = cost_.rank(r, ranks[r], pad);
     const int n = static_cast<int>(ranks[r].contexts.size());
     tokens_verify[r] = n * q;
     tokens_draft[r] = n;
-    max_batch = std::max(max_batch, n);
     attn = std::max(attn, c.attn_verify);
     other = std::max(other, c.other_verify);
     draft_step = std::max(draft_step, c.draft_step);
@@ -99,33 +107,35 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
   ForwardTerms t;
   t.other_us = other;
+  t.collective_us =
+      collectives_us(graph ? std::vector<int>(ranks.size(), pad * q) : tokens_verify, graph);
+  const bool a2a = d_.decode_layout.moe_a2a;
   if (moe_layers > 0) {
-    MoeLayer& v = cost_.moe_layer(tokens_verify);
+    MoeLayer& v = cost_.moe_layer(moe_tokens(tokens_verify));
     t.attention_us = moe_layers * attn;
     t.dispatch_us = moe_layers * v.dispatch_us;
     t.combine_us = moe_layers * v.combine_us;
     t.moe_compute_us = moe_layers * experts(v);
     if (slowest_rank_) mech[expert_imbalance_] = moe_layers * (v.experts_us - v.experts_mean_us);
     v.uses += moe_layers;
-    cost_.count_phases(2L * moe_layers);
+    if (a2a) cost_.count_phases(2L * moe_layers);
   }
   if (ps.speculative) {
     // The draft (MTP) layer has one MoE block; its all-to-alls are part of the draft time.
     double moe_step = 0, moe_ext = 0;
     if (moe_layers > 0) {
-      MoeLayer& step = cost_.moe_layer(tokens_draft);
-      MoeLayer& ext = cost_.moe_layer(tokens_verify);
+      MoeLayer& step = cost_.moe_layer(moe_tokens(tokens_draft));
+      MoeLayer& ext = cost_.moe_layer(moe_tokens(tokens_verify));
       moe_step = moe_total_of(step);
       moe_ext = moe_total_of(ext);
       step.uses += steps;
       ext.uses += 1;
-      cost_.count_phases(2L * (steps + 1));
+      if (a2a) cost_.count_phases(2L * (steps + 1));
     }
     t.draft_us = steps * (draft_step + moe_step) + draft_extend + moe_ext;
   }
   // Draft forwards run one layer each: their launch overhead scales with their share of layers.
   const double layer_share = 1.0 + (ps.forwards() - 1) / static_cast<double>(d_.model.num_layers);
-  graph = !graph_bs_.empty() && max_batch <= graph_bs_.back();
   const bool eager = !graph && eager_on_miss_;
   t.launch_us = (eager ? launch_eager_us_ : launch_graph_us_) * layer_share;
   mech[cuda_graph_miss_] = eager ? (launch_eager_us_ - launch_graph_us_) * layer_share : 0.0;
@@ -139,8 +149,41 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   return t;
 }
 
+const std::vector<int>& DecodeIterationTimer::moe_tokens(const std::vector<int>& groups) {
+  const SglangParallel& L = d_.decode_layout;
+  moe_tokens_.assign(static_cast<size_t>(d_.a2a.ep_ranks), 0);
+  if (L.moe_a2a) {
+    // SCATTERED: each attention TP group splits its tokens over its GPUs (the first take the
+    // remainder); EP rank = attention group × attn_tp + position in the group.
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (int i = 0; i < L.attn_tp; ++i)
+        moe_tokens_[g * static_cast<size_t>(L.attn_tp) + static_cast<size_t>(i)] =
+            groups[g] / L.attn_tp + (i < groups[g] % L.attn_tp ? 1 : 0);
+  } else {
+    // FULL: every rank holds every token; the routing sample needs only their total, spread.
+    int total = 0;
+    for (int g : groups) total += g;
+    const int ranks = d_.a2a.ep_ranks;
+    for (int i = 0; i < ranks; ++i)
+      moe_tokens_[static_cast<size_t>(i)] = total / ranks + (i < total % ranks ? 1 : 0);
+  }
+  return moe_tokens_;
+}
+
+double DecodeIterationTimer::collectives_us(const std::vector<int>& groups, bool graph) {
+  collective_key_.assign(groups.begin(), groups.end());
+  collective_key_.push_back(graph ? 1 : 0);
+  if (auto it = collective_memo_.find(collective_key_); it != collective_memo_.end())
+    return it->second;
+  const double t = collectives_.forward_us(
+      forward_comms(d_.decode_layout, d_.model, groups, groups, false, graph));
+  collective_memo_.emplace(collective_key_, t);
+  return t;
+}
+
 Json DecodeIterationTimer::stats() const {
   Json j = cost_.stats();
+  j["collectives"] = collectives_.stats();
   j["cuda_graph_bs"] = graph_bs_;
   return j;
 }

@@ -5,7 +5,13 @@
 // The rule. An iteration makes the passes of DecodePasses (decode_passes.hpp). Every MoE layer
 // of a forward is: per-rank attention (the slowest rank sets the pace) → dispatch (a barrier) →
 // expert GEMMs on each rank (the slowest rank) → combine (a barrier); ranks without requests
-// still join every all-to-all. Draft forwards are the MTP layer (attention + one MoE block with
+// still join every all-to-all. A "rank" is an attention group: one GPU under DP attention, all
+// tp GPUs (heads split) without it, its tokens scattered over the group's GPUs for the
+// all-to-all. Without an all-to-all backend (moe_a2a_backend none) every GPU runs its experts
+// on every token and no dispatch or combine is paid. The layout's collectives
+// (models/layer_comms.hpp: TP all-reduces, DP gathers) are one more term of the target forward;
+// draft forwards' collectives are not costed (an assumption; it matters only for speculative
+// decoding without DP attention). Draft forwards are the MTP layer (attention + one MoE block with
 // its own dispatch and combine): each draft step over 1 token per request, the draft-extend
 // over the verify tokens. Launch: CUDA-graph replay when the largest rank batch is within the
 // capture list, else eager launch (tail.cuda_graph_miss); draft forwards add launch cost in
@@ -15,10 +21,12 @@
 // Rule terms of the tail (dp_imbalance, expert_imbalance, cuda_graph_miss) are recorded while
 // composing; then every tail mechanism switched on (tail_mechanism.hpp) adds its delay, in name
 // order.
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "sim/serve/cost/collective_cost.hpp"
 #include "sim/serve/cost/decode_cost.hpp"
 #include "sim/serve/mechanisms/tail_mechanism.hpp"
 
@@ -47,9 +55,16 @@ class DecodeIterationTimer {
 
  private:
   ForwardTerms compose(const std::vector<RankState>& ranks, MechanismTerms& m, bool& graph);
+  // Tokens per EP rank entering the MoE, from each attention group's tokens.
+  const std::vector<int>& moe_tokens(const std::vector<int>& group_tokens);
+  // The layout's collectives for one target forward, memoised on the group tokens.
+  double collectives_us(const std::vector<int>& group_tokens, bool graph);
 
   const Deployment& d_;
   DecodeCostModel cost_;
+  CollectiveCost collectives_;
+  std::map<std::vector<int>, double> collective_memo_;
+  std::vector<int> collective_key_, moe_tokens_;
   std::vector<int> graph_bs_;
   double launch_graph_us_ = 0, launch_eager_us_ = 0;  // per target forward, computed once
   std::unique_ptr<PacketPhaseOracle> oracle_;

@@ -12,7 +12,8 @@ double PrefillChunkTimer::expected_distinct_ranks(int experts, int ranks, int to
   return ranks * (1.0 - miss);
 }
 
-PrefillChunkTimer::PrefillChunkTimer(const Deployment& d) : d_(d) {
+PrefillChunkTimer::PrefillChunkTimer(const Deployment& d)
+    : d_(d), collectives_(d.fabric, d.collective.get(), d.instance.gpus_per_node) {
   // SGLang splits layers evenly over PP stages; the first stages take the remainder.
   const int pp = d.scenario.prefill.pp, L = d.model.num_layers;
   int first = 0;
@@ -29,7 +30,9 @@ PrefillLayout PrefillChunkTimer::layout(int stage) const {
   PrefillLayout l;
   l.tp = p.tp;
   l.cp = p.cp;
-  l.ep = p.ep;
+  l.ep = d_.prefill_layout.moe_ep;
+  l.moe_tp = d_.prefill_layout.moe_tp;
+  l.moe_full = !d_.prefill_layout.moe_a2a;
   l.first_layer = first_layer_[static_cast<size_t>(stage)];
   l.num_layers = num_layers_[static_cast<size_t>(stage)];
   l.has_embedding = stage == 0;
@@ -59,7 +62,7 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
   int moe_layers = 0;
   for (int layer = l.first_layer; layer < l.first_layer + l.num_layers; ++layer)
     if (d_.model.is_moe() && layer >= d_.model.first_k_dense) ++moe_layers;
-  if (moe_layers > 0 && l.ep > 1) {
+  if (moe_layers > 0 && l.ep > 1 && !l.moe_full) {
     A2AConfig a = d_.a2a;
     a.hidden = d_.model.hidden;
     const double copies =
@@ -69,6 +72,12 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
     const double combine = nvlink_normal_a2a_us(
         d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep, A2APhase::combine);
     c.a2a_us = moe_layers * (dispatch + combine);
+  }
+  if (l.cp == 1) {
+    const int n = static_cast<int>(new_tokens);
+    const ForwardComms f = forward_comms(d_.prefill_layout, d_.model, {n},
+                                         {static_cast<int>(chunk.size())}, true, false);
+    c.collective_us = collectives_.forward_us(f) * layer_share(stage);
   }
   c.host_us = d_.serving.prefill.host_us_per_chunk;
   return c;

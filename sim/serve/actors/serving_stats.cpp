@@ -10,6 +10,7 @@ namespace pdsim {
 void ServingStats::prefill_chunk(const ChunkCost& c) {
   chunk_sum_.compute_us += c.compute_us;
   chunk_sum_.cp_exchange_us += c.cp_exchange_us;
+  chunk_sum_.collective_us += c.collective_us;
   chunk_sum_.a2a_us += c.a2a_us;
   chunk_sum_.host_us += c.host_us;
   ++chunks_;
@@ -60,9 +61,11 @@ Json ServingStats::extras(const Deployment& d, const std::vector<Request>& reque
       {"prefill",
        {{"stage_chunks", chunks_},
         {"ops_outside_gpu_profile_range", prefill.out_of_range_ops().names()},
+        {"collectives", prefill.collective_stats()},
         {"mean_stage_chunk_us",
          {{"compute", chunk_sum_.compute_us / chunks},
           {"cp_exchange", chunk_sum_.cp_exchange_us / chunks},
+          {"collective", chunk_sum_.collective_us / chunks},
           {"a2a", chunk_sum_.a2a_us / chunks},
           {"host", chunk_sum_.host_us / chunks}}}}},
       // A request's KV leaves in one part per PP stage; mean_s runs from the first part's start

@@ -23,24 +23,29 @@ double DecodeCostModel::cost_us(const StepCost& c) {
   return c.total_us();
 }
 
-const DecodeCostModel::RankCosts& DecodeCostModel::rank(size_t r, const RankState& s) {
+const DecodeCostModel::RankCosts& DecodeCostModel::rank(size_t r, const RankState& s, int pad_to) {
   RankCache& c = cache_[r];
   RankCosts& k = costs_[r];
   const double sum = std::accumulate(s.contexts.begin(), s.contexts.end(), 0.0);
   const double tol = d_.scenario.decode.recompute_tolerance;
-  if (c.version == s.version && sum <= c.sum_context * (1.0 + tol)) return k;
+  if (c.version == s.version && c.pad_to == pad_to && sum <= c.sum_context * (1.0 + tol)) return k;
   c.version = s.version;
   c.sum_context = sum;
-  if (s.contexts.empty()) {  // idle rank: no attention work, it only joins the all-to-alls
+  c.pad_to = pad_to;
+  const int n = static_cast<int>(s.contexts.size());
+  if (n == 0 && pad_to == 0) {  // idle rank: no attention work, it only joins the all-to-alls
     k = RankCosts{};
     return k;
   }
   const ComputeModel& cm = *d_.compute;
   DecodeRankBatch b{s.contexts, d_.passes.query_tokens};
+  // A CUDA graph runs its captured batch: the padding requests have a context of 1 (SGLang's
+  // seq_len_fill_value) but take their rows of every GEMM.
+  if (pad_to > n) b.context_tokens.resize(static_cast<size_t>(pad_to), 1);
   k.attn_verify = d_.model.is_moe() ? cost_us(cm.decode_attention_layer(b)) : 0.0;
   k.other_verify = cost_us(cm.decode_non_moe(b));
   if (d_.passes.speculative) {
-    DecodeRankBatch one{s.contexts, 1};
+    DecodeRankBatch one{b.context_tokens, 1};
     k.draft_step = cost_us(cm.decode_draft_step(one));
     k.draft_extend = cost_us(cm.decode_draft_step(b));
   }
@@ -56,22 +61,29 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
   const int samples = d_.scenario.fabric.routing_samples;
   const int epr = d_.a2a.experts_per_rank();
   std::vector<int> local(static_cast<size_t>(epr));
+  const SglangParallel& L = d_.decode_layout;
+  const int all_tokens = std::accumulate(tokens.begin(), tokens.end(), 0);
   for (int s = 0; s < samples; ++s) {
     Routing r = skew_ ? skew_->sample(d_.a2a, tokens, rng) : sample_routing(d_.a2a, tokens, rng);
-    A2APhaseTime disp = d_.a2a_backend->phase(d_.a2a, r, A2APhase::dispatch);
-    A2APhaseTime comb = d_.a2a_backend->phase(d_.a2a, r, A2APhase::combine);
     double experts = 0, experts_sum = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
       std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
-      const double e =
-          cost_us(d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)]));
+      // DeepEP: the shared expert on the rank's own tokens; without an all-to-all every rank
+      // holds every token and the shared expert is split over the TP group.
+      const StepCost c =
+          L.moe_a2a ? d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)])
+                    : d_.compute->decode_experts_layer(local, all_tokens, L.moe_tp, L.flags.tp);
+      const double e = cost_us(c);
       experts = std::max(experts, e);
       experts_sum += e;
     }
     m.experts_mean_us += experts_sum / d_.a2a.ep_ranks / samples;
+    m.experts_us += experts / samples;
+    if (!L.moe_a2a) continue;  // the MoE output's all-reduce is a collective (collective_cost)
+    A2APhaseTime disp = d_.a2a_backend->phase(d_.a2a, r, A2APhase::dispatch);
+    A2APhaseTime comb = d_.a2a_backend->phase(d_.a2a, r, A2APhase::combine);
     m.dispatch_us += disp.total_us / samples;
     m.combine_us += comb.total_us / samples;
-    m.experts_us += experts / samples;
     for (const auto& [k, v] : disp.terms_us) m.dispatch_terms[k] += v / samples;
     for (const auto& [k, v] : comb.terms_us) m.combine_terms[k] += v / samples;
   }

@@ -36,8 +36,9 @@ class DecodeCostModel {
   };
 
   DecodeCostModel(const Deployment& d, uint64_t seed);
-  // Rank `r`'s costs, refreshed from `s` when needed.
-  const RankCosts& rank(size_t r, const RankState& s);
+  // Rank `r`'s costs, refreshed from `s` when needed; `pad_to` > its requests: a CUDA graph
+  // replay padded to that captured batch size.
+  const RankCosts& rank(size_t r, const RankState& s, int pad_to = 0);
   // Every rank's costs as last refreshed.
   const std::vector<RankCosts>& rank_costs() const { return costs_; }
   MoeLayer& moe_layer(const std::vector<int>& tokens_per_rank);
@@ -49,6 +50,7 @@ class DecodeCostModel {
   struct RankCache {
     uint64_t version = ~0ULL;
     double sum_context = -1;
+    int pad_to = 0;
   };
   double cost_us(const StepCost& c);  // total, noting ops outside the profile's measured range
 

@@ -5,10 +5,12 @@
 
 #include <filesystem>
 
+#include "models/layer_comms.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fabric/intranode_terms.hpp"
 #include "sim/serve/cost/acceptance_profile.hpp"
+#include "sim/serve/cost/role_layout.hpp"
 
 namespace pdsim {
 namespace {
@@ -18,7 +20,28 @@ Json document(const std::string& kind_dir, const std::string& name, const std::s
   return JsonNode::load_file(resolve_named(kind_dir, name, file, field)).raw();
 }
 
-void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& inst) {
+// The collectives of one representative forward that cross nodes (all-to-alls aside).
+std::vector<CommOp> cross_node_ops(const SglangParallel& l, const ModelConfig& m, int gpn,
+                                   bool extend) {
+  const std::vector<int> tokens(static_cast<size_t>(l.attn_dp), l.attn_tp);
+  std::vector<CommOp> out;
+  for (const auto& op : forward_comms(l, m, tokens, tokens, extend, false).ops)
+    if (op.op != "all_to_all" && op.ranks > gpn) out.push_back(op);
+  return out;
+}
+
+void need_collective_profile(const Scenario& s, const std::string& role,
+                             const std::vector<CommOp>& ops) {
+  if (ops.empty() || !s.fabric.collective_profile.empty()) return;
+  throw InputError(s.file, "fabric.collective_profile",
+                   "a collective profile (models/profiles/collective): the " + role +
+                       " layout runs " + ops.front().op + " over " +
+                       std::to_string(ops.front().ranks) + " GPUs across nodes (group " +
+                       ops.front().group + ", " + ops.front().step + ")");
+}
+
+void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& inst,
+                   const SglangParallel& l) {
   const auto& p = s.prefill;
   const int gpus = p.nodes_per_instance * inst.gpus_per_node;
   auto bad = [&](const std::string& why) { throw InfeasibleError("prefill: " + why); };
@@ -26,44 +49,54 @@ void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& 
     bad("tp × pp = " + std::to_string(p.tp * p.pp) + " but the instance has " +
         std::to_string(gpus) + " GPUs (" + std::to_string(p.nodes_per_instance) + " nodes × " +
         std::to_string(inst.gpus_per_node) + ")");
-  if (p.tp > inst.gpus_per_node)
-    bad("tp " + std::to_string(p.tp) + " spans nodes; only TP inside a node is modelled");
   if (p.cp > p.tp || p.tp % p.cp != 0) bad("cp must divide tp");
-  if (p.ep > inst.gpus_per_node || p.tp % p.ep != 0)
+  if (p.cp > 1 && p.tp > inst.gpus_per_node)
+    bad("tp " + std::to_string(p.tp) + " spans nodes with cp " + std::to_string(p.cp) +
+        "; context parallelism is modelled inside one node only");
+  if (m.is_moe() && l.moe_a2a && p.ep > inst.gpus_per_node)
     bad("ep " + std::to_string(p.ep) +
-        " must divide tp and stay inside one node (normal-mode "
-        "EP across nodes is not modelled at analytic fidelity)");
-  if (m.is_moe() && m.n_routed_experts % p.ep != 0)
-    bad("ep " + std::to_string(p.ep) + " does not divide " + std::to_string(m.n_routed_experts) +
-        " experts");
+        " spans nodes with the DeepEP backend; normal-mode EP all-to-all across nodes has no "
+        "measured figure in pdsim yet (moe_a2a_backend none runs it as an all-reduce)");
+  if (m.is_moe() && l.moe_a2a && p.ep != p.tp)
+    throw InputError(
+        s.file, "prefill.ep",
+        "ep = tp (" + std::to_string(p.tp) + ") with moe_a2a_backend deepep: SGLang sets it so");
   if (p.pp > m.num_layers) bad("pp exceeds the number of layers");
+  if (p.cp == 1)
+    need_collective_profile(s, "prefill", cross_node_ops(l, m, inst.gpus_per_node, true));
 }
 
-void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& inst) {
+void check_decode(const Scenario& s, const ModelConfig& m, const InstanceType& inst,
+                  const SglangParallel& l) {
   const auto& d = s.decode;
   const int gpus = d.nodes_per_instance * inst.gpus_per_node;
   auto bad = [&](const std::string& why) { throw InfeasibleError("decode: " + why); };
-  if (!d.dp_attention)
-    throw InputError(s.file, "decode.dp_attention",
-                     "expected true (TP-attention decode is not modelled at analytic fidelity)");
-  // SGLang's ParallelLMHead(use_attn_tp_group = enable_dp_lm_head): with dp = tp the group is one
-  // GPU, the full-vocab head the cost model has; off, the vocab is split over TP behind a gather
-  // of every DP rank's hidden states and a logits all-gather, which are not costed.
-  if (!d.enable_dp_lm_head)
-    throw InputError(s.file, "decode.enable_dp_lm_head",
-                     "expected true (the vocab-parallel LM head of DP attention without "
-                     "--enable-dp-lm-head is not modelled yet)");
   if (d.tp != gpus)
     bad("tp " + std::to_string(d.tp) + " must equal the instance's GPUs (" + std::to_string(gpus) +
         ")");
-  if (d.dp != d.tp) bad("with DP attention dp must equal tp (one attention rank per GPU)");
-  if (m.is_moe()) {
-    if (d.ep != d.tp)
-      bad("with the DeepEP backend SGLang sets ep = tp; got ep " + std::to_string(d.ep));
-    if (m.n_routed_experts % d.ep != 0)
-      bad("ep " + std::to_string(d.ep) + " does not divide " + std::to_string(m.n_routed_experts) +
-          " experts");
+  if (d.dp_attention) {
+    if (l.attn_tp != 1)
+      throw InputError(s.file, "decode.dp",
+                       "dp = tp (" + std::to_string(d.tp) +
+                           ") with DP attention: attention TP groups inside DP ranks (dp < tp) "
+                           "are not modelled yet");
+    // SGLang's ParallelLMHead(use_attn_tp_group = enable_dp_lm_head): with dp = tp the group is
+    // one GPU, the full-vocab head the cost model has; off, the vocab is split over TP behind a
+    // gather of every DP rank's hidden states, which is not costed.
+    if (!d.enable_dp_lm_head)
+      throw InputError(s.file, "decode.enable_dp_lm_head",
+                       "expected true with DP attention (the vocab-parallel LM head of DP "
+                       "attention without --enable-dp-lm-head is not modelled yet)");
+  } else if (d.dp != 1) {
+    throw InputError(s.file, "decode.dp",
+                     "1 without DP attention (independent DP replicas are separate instances: "
+                     "set decode.instances)");
   }
+  if (m.is_moe() && l.moe_a2a && d.ep != d.tp)
+    throw InputError(
+        s.file, "decode.ep",
+        "ep = tp (" + std::to_string(d.tp) + ") with moe_a2a_backend deepep: SGLang sets it so");
+  need_collective_profile(s, "decode", cross_node_ops(l, m, inst.gpus_per_node, false));
 }
 
 // A profile document with the scenario's overlays applied, and what they changed.
@@ -143,18 +176,26 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
       acceptance_overlays = a.overlays;
     }
   }
-  check_prefill(s, d.model, d.instance);
-  check_decode(s, d.model, d.instance);
+  d.decode_layout = decode_parallel(s, d.model);
+  d.prefill_layout = prefill_parallel(s, d.model);
+  check_prefill(s, d.model, d.instance, d.prefill_layout);
+  check_decode(s, d.model, d.instance, d.decode_layout);
+  if (!s.fabric.collective_profile.empty())
+    d.collective = std::make_shared<const CollectiveProfile>(
+        load_collective_profile(s.fabric.collective_profile, s.file, "fabric.collective_profile"));
 
   const KvDtype kv = s.decode.kv_cache_dtype;
-  d.compute = std::make_shared<ComputeModel>(d.model, d.gpu, d.gpu_profile, kv);
+  auto compute = std::make_shared<ComputeModel>(d.model, d.gpu, d.gpu_profile, kv);
+  compute->set_decode_tp(d.decode_layout.attn_tp);
+  d.compute = compute;
   d.kv_bytes_per_token = kv_bytes_per_token(d.model, kv);
 
   ParallelLayout pl;
   pl.gpus = d.prefill_gpus();
   pl.tp = s.prefill.tp;
   pl.pp = s.prefill.pp;
-  pl.ep = s.prefill.ep;
+  // Routed-expert bytes per GPU depend on ep × moe_tp only (experts / ep, each split moe_tp).
+  pl.ep = d.prefill_layout.moe_ep * d.prefill_layout.moe_tp;
   pl.cp = s.prefill.cp;
   pl.moe_dense_tp = 1;
   pl.mem_fraction_static = s.prefill.mem_fraction_static;
@@ -162,33 +203,36 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
 
   ParallelLayout dl;
   dl.gpus = s.decode.nodes_per_instance * d.instance.gpus_per_node;
-  dl.tp = 1;
-  dl.dp_attention = s.decode.dp;
-  dl.ep = d.model.is_moe() ? s.decode.ep : 1;
-  dl.moe_dense_tp = 1;
+  const SglangParallel& L = d.decode_layout;
+  dl.tp = s.decode.tp;
+  dl.dp_attention = L.attn_dp;
+  dl.ep = d.model.is_moe() ? L.moe_ep * L.moe_tp : 1;  // as for prefill
+  dl.moe_dense_tp = L.dense_tp;
   dl.mtp = d.passes.speculative && d.model.mtp_layers > 0;
   dl.ll_max_dispatch_tokens_per_rank =
-      d.model.is_moe() ? s.decode.ll_max_dispatch_tokens_per_rank : 0;
+      d.model.is_moe() && L.moe_a2a ? s.decode.ll_max_dispatch_tokens_per_rank : 0;
   dl.mem_fraction_static = s.decode.mem_fraction_static;
   d.decode_memory = plan_memory(d.model, d.gpu, dl, kv);
   if (d.passes.speculative && d.model.mtp_layers == 0)
     throw InfeasibleError("decode: EAGLE needs a draft (MTP) layer, model '" + d.model.name +
                           "' has none");
 
-  d.decode_ranks = s.decode.dp;
+  d.decode_ranks = L.attn_dp;
   const int q = d.passes.query_tokens;
   // SGLang gives each DP-attention rank floor(max_running_requests / dp); a global cap below dp
   // would leave ranks with none, which the simulator cannot honour (it would round up to 1).
-  if (s.decode.max_running_requests < s.decode.dp)
+  if (s.decode.max_running_requests < L.attn_dp)
     throw InputError(s.file, "decode.max_running_requests",
-                     "expected at least decode.dp (" + std::to_string(s.decode.dp) +
+                     "expected at least decode.dp (" + std::to_string(L.attn_dp) +
                          "): each DP-attention rank gets floor(max_running_requests / dp) "
                          "requests, and " +
                          std::to_string(s.decode.max_running_requests) + " gives 0");
-  d.max_requests_per_rank = s.decode.max_running_requests / s.decode.dp;
-  if (d.model.is_moe())
+  d.max_requests_per_rank = s.decode.max_running_requests / L.attn_dp;
+  // DeepEP's low-latency buffers hold ll_max_dispatch_tokens_per_rank per GPU; an attention TP
+  // group scatters its tokens over its GPUs before dispatch.
+  if (d.model.is_moe() && L.moe_a2a)
     d.max_requests_per_rank =
-        std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank / q);
+        std::min(d.max_requests_per_rank, s.decode.ll_max_dispatch_tokens_per_rank * L.attn_tp / q);
   if (d.max_requests_per_rank < 1)
     throw InfeasibleError("decode: ll_max_dispatch_tokens_per_rank " +
                           std::to_string(s.decode.ll_max_dispatch_tokens_per_rank) +
@@ -220,7 +264,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
     throw InputError(s.file, "prefill.kv_first_nic",
                      "expected kv_first_nic + kv_nics <= the instance's " +
                          std::to_string(d.instance.nics_per_node) + " NICs");
-  d.a2a.ep_ranks = s.decode.ep;
+  d.a2a.ep_ranks = d.model.is_moe() ? L.moe_ep : 1;
   d.a2a.gpus_per_node = d.instance.gpus_per_node;
   d.a2a.num_experts = d.model.n_routed_experts;
   d.a2a.top_k = d.model.top_k;
@@ -239,6 +283,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
                     {"fabric_profile", fabric_doc.doc},
                     {"serving_profile", serving_doc.doc},
                     {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
+  if (d.collective) d.profiles["collective_profile"] = collective_profile_to_json(*d.collective);
   if (!acceptance_doc.is_null()) d.profiles["acceptance_profile"] = acceptance_doc;
   if (!overlays.empty()) {
     // Each overlay's provenance, and what it applied or skipped per profile.

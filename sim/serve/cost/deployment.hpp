@@ -6,7 +6,9 @@
 
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
+#include "models/sglang_parallel.hpp"
 #include "sim/fabric/alltoall.hpp"
+#include "sim/fabric/collective_profile.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/cost/decode_passes.hpp"
 #include "sim/serve/cost/fabric_fidelity.hpp"
@@ -29,8 +31,10 @@ struct Deployment {
   double accept_prob = 0;  // speculative: per-token acceptance (profile or scenario override)
   DecodePasses passes;     // what one decode iteration runs (decode.speculative)
   A2AConfig a2a;           // decode expert-parallel all-to-all
+  SglangParallel decode_layout, prefill_layout;  // SGLang's groups per role (role_layout.hpp)
+  std::shared_ptr<const CollectiveProfile> collective;  // fabric.collective_profile; null: none
   MemoryPlan prefill_memory, decode_memory;
-  int decode_ranks = 0;           // DP-attention ranks per decode instance
+  int decode_ranks = 0;           // DP-attention ranks per decode instance (1 without DP attention)
   int max_requests_per_rank = 0;  // min(max_running/dp, LL dispatch buffer / query tokens)
   double kv_bytes_per_token = 0;  // all layers
   double kv_block_bytes = 0;      // transfer engine block (one page of one layer by default)

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Predicted vs measured for every published point of the DeepSeek-R1 2P2D sweep on 4 x p5en.
+
+Reads the measurement folder's decode.csv and prefill.csv (one row per published table cell;
+deduplicated on point_id as its README says), runs `pdsim run` on this folder's scenario of the
+row's configuration with the row's workload (input and output length, concurrency, prompts, all
+released at once), and prints a Markdown table: decode rows compare mean TPOT, prefill rows mean
+TTFT and input throughput. A row without a prediction says why. The medians of |error| per
+configuration close the table.
+
+Nothing here is fitted: the scenarios take their parameters from the profiles they name.
+
+Usage: scenarios/dsr1/whatif_table.py MEASUREMENTS_DIR [--pdsim build/pdsim]
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (backend label in the CSV, DP attention) -> scenario of this folder
+SCENARIOS = {
+    ("baseline", "0"): "dsr1-2p2d-p5en-baseline.json",
+    ("tp", "0"): "dsr1-2p2d-p5en-tp.json",
+    ("baseline", "1"): "dsr1-2p2d-p5en-baseline-dp.json",
+    ("tp", "1"): "dsr1-2p2d-p5en-tp-dp.json",
+}
+
+
+def rows(path):
+    seen, out = set(), []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["point_id"] in seen:
+                continue
+            seen.add(r["point_id"])
+            out.append(r)
+    return out
+
+
+def why_not(r, role):
+    if r["kv_transport"] != "efa":
+        return "KV over Mooncake's TCP fallback: not modelled"
+    if r["backend"] == "deepep":
+        return "DeepEP over NVSHMEM/libfabric: no registered backend yet"
+    if role == "prefill" and r["dp_attention"] == "1":
+        return "DP-attention prefill: not modelled"
+    if role == "prefill" and not r["concurrency"]:
+        return "no concurrency published"
+    return None
+
+
+def run(pdsim, scenario, r, out_dir):
+    sets = {
+        "workload.input_len": r["input_len"],
+        "workload.output_len": r["output_len"],
+        "workload.range_ratio": "1",
+        "workload.max_concurrency": r["concurrency"],
+        "workload.num_prompts": r["num_prompts"],
+    }
+    cmd = [pdsim, "run", os.path.join(HERE, scenario), "--out", out_dir]
+    for k, v in sets.items():
+        cmd += ["--set", f"{k}={v}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        last = (p.stderr.strip().splitlines() or ["failed"])[-1]
+        return None, last
+    with open(os.path.join(out_dir, "summary.json")) as f:
+        return json.load(f), None
+
+
+def pct(pred, meas):
+    return 100.0 * (pred - meas) / meas
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("measurements")
+    ap.add_argument("--pdsim", default="pdsim")
+    a = ap.parse_args()
+    errors = {}
+    lines = [
+        "| role | table | config | in | out | conc | measured | predicted | error |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for role in ("decode", "prefill"):
+            for i, r in enumerate(rows(os.path.join(a.measurements, role + ".csv"))):
+                cfg = r["backend"] + ("+DP" if r["dp_attention"] == "1" else "")
+                head = (f"| {role} | {r['table']} | {cfg} | {r['input_len']} | "
+                        f"{r['output_len']} | {r['concurrency'] or '-'} |")
+                reason = why_not(r, role)
+                s = None
+                if not reason:
+                    s, reason = run(a.pdsim, SCENARIOS[(r["backend"], r["dp_attention"])], r,
+                                    os.path.join(tmp, f"{role}{i}"))
+                if role == "decode":
+                    meas = f"TPOT {r['mean_tpot_ms']} ms"
+                    if s is None:
+                        lines.append(f"{head} {meas} | - | {reason} |")
+                        continue
+                    e = pct(s["mean_tpot_ms"], float(r["mean_tpot_ms"]))
+                    errors.setdefault(("decode TPOT", cfg), []).append(abs(e))
+                    lines.append(f"{head} {meas} | {s['mean_tpot_ms']:.1f} ms | {e:+.0f} % |")
+                else:
+                    meas_tok = float(r["input_tok_s"]) if r["input_tok_s"] else None
+                    meas_ttft = float(r["mean_ttft_ms"]) if r["mean_ttft_ms"] else None
+                    meas = " / ".join(
+                        x for x in (f"TTFT {meas_ttft:.0f} ms" if meas_ttft else "",
+                                    f"{meas_tok:.0f} tok/s" if meas_tok else "") if x)
+                    if s is None:
+                        lines.append(f"{head} {meas or '-'} | - | {reason} |")
+                        continue
+                    pred, errs = [], []
+                    if meas_ttft:
+                        e = pct(s["mean_ttft_ms"], meas_ttft)
+                        errors.setdefault(("prefill TTFT", cfg), []).append(abs(e))
+                        pred.append(f"TTFT {s['mean_ttft_ms']:.0f} ms")
+                        errs.append(f"{e:+.0f} %")
+                    if meas_tok:
+                        e = pct(s["input_throughput"], meas_tok)
+                        errors.setdefault(("prefill tok/s", cfg), []).append(abs(e))
+                        pred.append(f"{s['input_throughput']:.0f} tok/s")
+                        errs.append(f"{e:+.0f} %")
+                    lines.append(f"{head} {meas} | {' / '.join(pred)} | {' / '.join(errs)} |")
+    print("\n".join(lines))
+    print()
+    print("| metric | config | points | median abs error |")
+    print("|---|---|---|---|")
+    for (metric, cfg), v in sorted(errors.items()):
+        print(f"| {metric} | {cfg} | {len(v)} | {statistics.median(v):.0f} % |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+#include "sim/serve/cost/collective_cost.hpp"
+
+#include "sim/core/error.hpp"
+#include "sim/fabric/transfers.hpp"
+
+namespace pdsim {
+
+CollectiveCost::CollectiveCost(const FabricProfile& fabric, const CollectiveProfile* cross_node,
+                               int gpus_per_node)
+    : fabric_(fabric), profile_(cross_node), gpus_per_node_(gpus_per_node) {}
+
+namespace {
+
+bool has_curve(const CollectiveProfile& p, const std::string& op) {
+  for (const auto& c : p.curves)
+    if (c.op == op) return true;
+  return false;
+}
+
+}  // namespace
+
+double CollectiveCost::op_us(const CommOp& op) {
+  if (op.op == "all_to_all" || op.ranks <= 1) return 0;
+  const int nodes = (op.ranks + gpus_per_node_ - 1) / gpus_per_node_;
+  const std::string where = nodes > 1 ? "cross-node" : "nvlink";
+  ++calls_[op.op + " " + where + " " + std::to_string(op.ranks) + " ranks"];
+  if (nodes == 1) {
+    // Ring over NVLink: all-gather and reduce-scatter move (n−1)/n of the total buffer; an
+    // all-reduce is both.
+    const double ag = nvlink_allgather_us(fabric_, op.bytes / op.ranks, op.ranks);
+    return op.op == "all_reduce" ? 2 * ag : ag;
+  }
+  if (!profile_)
+    throw InfeasibleError("a " + op.op + " over " + std::to_string(op.ranks) + " ranks on " +
+                          std::to_string(nodes) + " nodes needs fabric.collective_profile");
+  std::string curve_op = op.op;
+  double scale = 1;
+  if (op.op != "all_reduce" && !has_curve(*profile_, op.op)) {
+    curve_op = "all_reduce";
+    scale = 0.5;
+    estimated_.insert(op.op);
+  }
+  const CollectivePrediction p = predict_collective(*profile_, curve_op, op.bytes, op.ranks, nodes);
+  if (!p.outside.empty()) ++outside_calls_;
+  for (const auto& why : p.outside)
+    if (outside_.size() < kOutsideKept) outside_.insert(curve_op + ": " + why);
+  return scale * p.time_us;
+}
+
+double CollectiveCost::forward_us(const ForwardComms& f) {
+  double t = 0;
+  for (const auto& op : f.ops) t += op.count * op_us(op);
+  return t;
+}
+
+Json CollectiveCost::stats() const {
+  Json calls = Json::object();
+  for (const auto& [k, v] : calls_) calls[k] = v;
+  return Json{
+      {"profile", profile_ ? Json(profile_->name) : Json(nullptr)},
+      {"calls", calls},
+      {"estimated_from_all_reduce", std::vector<std::string>(estimated_.begin(), estimated_.end())},
+      {"outside_measured_calls", outside_calls_},
+      {"outside_measured", std::vector<std::string>(outside_.begin(), outside_.end())}};
+}
+
+}  // namespace pdsim

@@ -1,0 +1,157 @@
+// SGLang layouts in the serving cost model: the collectives' cost (NVLink ring, the collective
+// profile across nodes, all-gather as half an all-reduce), TP-attention and no-all-to-all decode
+// deployments, pure-TP experts, CUDA-graph padding, each against hand-computed values.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "sim/core/data_path.hpp"
+#include "sim/core/error.hpp"
+#include "sim/serve/actors/decode_iteration_timer.hpp"
+#include "sim/serve/actors/flow_tracker.hpp"
+#include "sim/serve/cost/collective_cost.hpp"
+#include "sim/serve/cost/decode_cost.hpp"
+#include "tests/unit/fabric_test_profile.hpp"
+
+namespace pdsim {
+namespace serve_layouts_test {
+
+std::string dsr1(const std::string& config) {
+  return data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-" + config + ".json";
+}
+
+// One all_reduce curve over 16 ranks on 2 nodes: 100 µs + bus bytes / 200 GB/s.
+CollectiveProfile one_regime() {
+  CollectiveProfile p;
+  p.name = "hand";
+  CollectiveCurve c;
+  c.op = "all_reduce";
+  c.ranks = 16;
+  c.nodes = 2;
+  c.min_bytes = 1;
+  c.max_bytes = 1e10;
+  CollectiveRegime r;
+  r.up_to_bytes = std::numeric_limits<double>::infinity();
+  r.alpha_us = 100;
+  r.busbw_GBps = 200;
+  c.regimes = {r};
+  p.curves = {c};
+  return p;
+}
+
+const OpCost& op_named(const StepCost& c, const std::string& name) {
+  for (const auto& op : c.ops)
+    if (name == op.name) return op;
+  throw std::runtime_error("no op " + name);
+}
+
+TEST(CollectiveCost, NvlinkRingInsideOneNode) {
+  const FabricProfile f = testing::hand_profile();  // 400 GB/s bus, α 2 µs
+  CollectiveCost c(f, nullptr, 8);
+  // All-gather of 32 MB over 8 GPUs: 7 steps of 2 µs + 7 × 4 MB / 400 GB/s = 14 + 70 µs; an
+  // all-reduce is a reduce-scatter and an all-gather: 168 µs.
+  EXPECT_NEAR(c.op_us({"lm_head", "", "all_gather", "tp", 8, 32e6, 1}), 84.0, 1e-9);
+  EXPECT_NEAR(c.op_us({"mlp", "moe", "all_reduce", "tp", 8, 32e6, 1}), 168.0, 1e-9);
+  EXPECT_EQ(c.op_us({"mlp", "moe", "all_reduce", "tp", 1, 32e6, 1}), 0.0);
+  EXPECT_EQ(c.op_us({"mlp", "moe", "all_to_all", "ep", 8, 32e6, 1}), 0.0);
+  // Across nodes without a profile: refused, not guessed.
+  EXPECT_THROW(c.op_us({"mlp", "moe", "all_reduce", "tp", 16, 1e6, 1}), InfeasibleError);
+}
+
+TEST(CollectiveCost, AcrossNodesFromTheProfileAllGatherAsHalfAnAllReduce) {
+  const FabricProfile f = testing::hand_profile();
+  const CollectiveProfile p = one_regime();
+  CollectiveCost c(f, &p, 8);
+  // 1 MB all-reduce over 16: bus bytes 2 · 15/16 · 1e6 = 1.875e6 at 200e3 B/µs = 9.375 µs.
+  EXPECT_NEAR(c.op_us({"mlp", "moe", "all_reduce", "tp", 16, 1e6, 1}), 109.375, 1e-9);
+  EXPECT_NEAR(c.op_us({"lm_head", "", "all_gather", "tp", 16, 1e6, 1}), 54.6875, 1e-9);
+  ForwardComms fc;
+  fc.ops = {{"mlp", "moe", "all_reduce", "tp", 16, 1e6, 3},
+            {"mlp", "moe", "all_to_all", "ep", 16, 1e6, 5}};
+  EXPECT_NEAR(c.forward_us(fc), 3 * 109.375, 1e-9);
+  const Json s = c.stats();
+  EXPECT_EQ(s.at("estimated_from_all_reduce"), Json::array({"all_gather"}));
+  EXPECT_EQ(s.at("outside_measured_calls"), 0);
+}
+
+TEST(LayoutDeployment, TpAttentionAcrossNodesWithoutAllToAll) {
+  const Deployment d = build_deployment(load_scenario(dsr1("baseline"), {}));
+  EXPECT_EQ(d.decode_ranks, 1);  // one attention group of 16 GPUs
+  EXPECT_EQ(d.decode_layout.attn_tp, 16);
+  EXPECT_FALSE(d.decode_layout.moe_a2a);
+  EXPECT_EQ(d.a2a.ep_ranks, 16);
+  EXPECT_EQ(d.max_requests_per_rank, 256);  // no DeepEP buffer bound without DeepEP
+  ASSERT_TRUE(d.collective);
+  const Deployment tp = build_deployment(load_scenario(dsr1("tp"), {}));
+  EXPECT_EQ(tp.a2a.ep_ranks, 1);
+  EXPECT_EQ(tp.decode_layout.moe_tp, 16);
+}
+
+TEST(LayoutDeployment, WhatCannotRunIsRefusedByField) {
+  auto message = [](const std::vector<std::string>& sets) -> std::string {
+    try {
+      build_deployment(load_scenario(dsr1("baseline"), sets));
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  std::string m = message({"fabric.collective_profile="});
+  EXPECT_NE(m.find("field 'fabric.collective_profile': a collective profile"), std::string::npos)
+      << m;
+  m = message({"decode.dp=8", "decode.dp_attention=true", "decode.enable_dp_lm_head=true"});
+  EXPECT_NE(m.find("field 'decode.dp': dp = tp (16) with DP attention"), std::string::npos) << m;
+  m = message({"prefill.moe_a2a_backend=deepep"});
+  EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend"), std::string::npos) << m;
+  // SGLang's own rule, on the scenario's field.
+  m = message({"decode.dp=2"});
+  EXPECT_NE(m.find("field 'decode.dp': 1 across nodes without --enable-dp-attention "
+                   "(check_server_args"),
+            std::string::npos)
+      << m;
+}
+
+TEST(LayoutDeployment, PureTpExpertsSplitEachExpertsFfn) {
+  const Deployment d = build_deployment(load_scenario(dsr1("tp"), {}));
+  // 256 experts with 1 token each, FFN 2048 / 16 = 128 wide; the shared expert on all 32
+  // tokens, also 128 wide: gate_up FLOPs 2 · M · (2 · 128) · 7168.
+  const std::vector<int> local(256, 1);
+  const StepCost c = d.compute->decode_experts_layer(local, 32, 16, 16);
+  EXPECT_DOUBLE_EQ(op_named(c, "experts.gate_up").flops, 2.0 * 256 * 2 * 128 * 7168);
+  EXPECT_DOUBLE_EQ(op_named(c, "shared.gate_up").flops, 2.0 * 32 * 2 * 128 * 7168);
+}
+
+TEST(LayoutDeployment, GraphReplayPadsTheBatchWithContextOneRows) {
+  const Deployment d = build_deployment(load_scenario(dsr1("baseline"), {}));
+  DecodeCostModel cm(d, 1);
+  RankState s;
+  s.contexts = {500, 500, 500};
+  const double padded = cm.rank(0, s, 4).attn_verify;
+  DecodeRankBatch b{{500, 500, 500, 1}, 1};
+  EXPECT_DOUBLE_EQ(padded, d.compute->decode_attention_layer(b).total_us());
+  b.context_tokens = {500, 500, 500};
+  EXPECT_DOUBLE_EQ(cm.rank(0, s, 0).attn_verify, d.compute->decode_attention_layer(b).total_us());
+}
+
+TEST(LayoutDeployment, TpDecodeIterationPaysEveryLayersAllReduces) {
+  const Deployment d = build_deployment(load_scenario(dsr1("baseline"), {}));
+  DecodeIterationTimer timer(d, 1);
+  std::vector<RankState> ranks(1);
+  ranks[0].contexts = {300, 300, 300};  // 3 requests: the graph of 4 replays
+  const FlowTracker none;
+  Rng rng(1);
+  const IterationTiming t = timer.time(IterationContext{0, ranks, none}, 0, rng);
+  ASSERT_TRUE(t.cuda_graph);
+  // 61 layers × (attention + MoE/MLP all-reduce) + the embedding's: 123 all-reduces of
+  // 4 × 7168 × 2 B, and the LM head's logits all-gather of 4 × 129280 × 2 B (half an
+  // all-reduce of that buffer), all over 16 GPUs on 2 nodes.
+  const double ar = predict_collective(*d.collective, "all_reduce", 4 * 7168 * 2, 16, 2).time_us;
+  const double lm =
+      0.5 * predict_collective(*d.collective, "all_reduce", 4.0 * 129280 * 2, 16, 2).time_us;
+  EXPECT_NEAR(t.terms.collective_us, 123 * ar + lm, 1e-6);
+  EXPECT_EQ(t.terms.dispatch_us, 0.0);  // no all-to-all
+  EXPECT_EQ(t.terms.combine_us, 0.0);
+}
+
+}  // namespace serve_layouts_test
+}  // namespace pdsim
