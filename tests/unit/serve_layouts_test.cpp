@@ -103,6 +103,11 @@ TEST(LayoutDeployment, WhatCannotRunIsRefusedByField) {
   EXPECT_NE(m.find("field 'decode.dp': dp = tp (16) with DP attention"), std::string::npos) << m;
   m = message({"prefill.moe_a2a_backend=deepep"});
   EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend"), std::string::npos) << m;
+  m = message({"fabric.fidelity=packet"});
+  EXPECT_NE(m.find("field 'fabric.fidelity': analytic (the packet engine simulates the decode "
+                   "all-to-all"),
+            std::string::npos)
+      << m;
   // SGLang's own rule, on the scenario's field.
   m = message({"decode.dp=2"});
   EXPECT_NE(m.find("field 'decode.dp': 1 across nodes without --enable-dp-attention "

@@ -39,6 +39,10 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
                   ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
                   : dc.cuda_graph_bs;
   std::sort(graph_bs_.begin(), graph_bs_.end());
+  // DP attention with dp = tp and an all-to-all MoE issues no collective: skip the memo.
+  const std::vector<int> one(static_cast<size_t>(d.decode_layout.attn_dp), 1);
+  for (const auto& op : forward_comms(d.decode_layout, d.model, one, one, false, true).ops)
+    if (op.op != "all_to_all" && op.ranks > 1) has_collectives_ = true;
   launch_graph_us_ = d.compute->decode_launch_overhead_us(true);
   launch_eager_us_ = d.compute->decode_launch_overhead_us(false);
   const MechanismEnv env{d, seed, oracle_.get()};
@@ -171,6 +175,7 @@ const std::vector<int>& DecodeIterationTimer::moe_tokens(const std::vector<int>&
 }
 
 double DecodeIterationTimer::collectives_us(const std::vector<int>& groups, bool graph) {
+  if (!has_collectives_) return 0;
   collective_key_.assign(groups.begin(), groups.end());
   collective_key_.push_back(graph ? 1 : 0);
   if (auto it = collective_memo_.find(collective_key_); it != collective_memo_.end())

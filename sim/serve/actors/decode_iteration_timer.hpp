@@ -65,6 +65,7 @@ class DecodeIterationTimer {
   CollectiveCost collectives_;
   std::map<std::vector<int>, double> collective_memo_;
   std::vector<int> collective_key_, moe_tokens_;
+  bool has_collectives_ = false;  // the layout issues any (all-to-alls aside)
   std::vector<int> graph_bs_;
   double launch_graph_us_ = 0, launch_eager_us_ = 0;  // per target forward, computed once
   std::unique_ptr<PacketPhaseOracle> oracle_;

@@ -73,6 +73,9 @@ PDSIM_REGISTER(pdsim::TailMechanismRegistry, "link_errors",
                [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
                  const auto& m = e.d.scenario.tail.get<pdsim::LinkErrorsSection>("link_errors");
                  if (!m.enabled || m.params.ber <= 0) return nullptr;
+                 // Only the all-to-all's packets are modelled: without one (moe_a2a_backend
+                 // none) the NCCL collectives' losses are out of scope, and nothing is added.
+                 if (!e.d.decode_layout.moe_a2a) return nullptr;
                  return std::make_unique<pdsim::LinkErrors>(e.d, e.seed);
                })
 PDSIM_CONFIG_SECTION_CUSTOM("tail", "link_errors", pdsim::LinkErrorsSection, true,

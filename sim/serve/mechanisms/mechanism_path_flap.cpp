@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/core/error.hpp"
 #include "sim/serve/mechanisms/loss_recovery.hpp"
 #include "sim/serve/mechanisms/tail_mechanism.hpp"
 
@@ -85,6 +86,11 @@ PDSIM_REGISTER(pdsim::TailMechanismRegistry, "path_flap",
                [](const pdsim::MechanismEnv& e) -> std::unique_ptr<pdsim::TailMechanism> {
                  if (!e.d.scenario.tail.get<pdsim::PathFlapsSection>("path_flaps").enabled)
                    return nullptr;
+                 if (e.d.model.is_moe() && !e.d.decode_layout.moe_a2a)
+                   throw pdsim::InputError(
+                       e.d.scenario.file, "tail.path_flaps.enabled",
+                       "false with decode.moe_a2a_backend none: a flap is modelled on the decode "
+                       "all-to-all's links, and there is none");
                  return std::make_unique<pdsim::PathFlap>(e.d, e.seed);
                })
 PDSIM_CONFIG_SECTION_CUSTOM("tail", "path_flaps", pdsim::PathFlapsSection, false, "",
