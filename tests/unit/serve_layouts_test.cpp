@@ -34,6 +34,7 @@ CollectiveProfile one_regime() {
   r.up_to_bytes = std::numeric_limits<double>::infinity();
   r.alpha_us = 100;
   r.busbw_GBps = 200;
+  r.rms_rel_error = 0.1;
   c.regimes = {r};
   p.curves = {c};
   return p;
@@ -72,6 +73,7 @@ TEST(CollectiveCost, AcrossNodesFromTheProfileAllGatherAsHalfAnAllReduce) {
   const Json s = c.stats();
   EXPECT_EQ(s.at("estimated_from_all_reduce"), Json::array({"all_gather"}));
   EXPECT_EQ(s.at("outside_measured_calls"), 0);
+  EXPECT_DOUBLE_EQ(s.at("profile_rms_rel_error").get<double>(), 0.1);  // every call 10 %
 }
 
 TEST(LayoutDeployment, TpAttentionAcrossNodesWithoutAllToAll) {

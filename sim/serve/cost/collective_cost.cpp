@@ -42,6 +42,10 @@ double CollectiveCost::op_us(const CommOp& op) {
   }
   const CollectivePrediction p = predict_collective(*profile_, curve_op, op.bytes, op.ranks, nodes);
   if (!p.outside.empty()) ++outside_calls_;
+  // The regime's RMS relative error, weighted by time (an estimate from the all-reduce curve
+  // keeps that curve's error: the decomposition itself adds an unquantified one).
+  weighted_time_us_ += scale * p.time_us;
+  weighted_error_us_ += scale * p.time_us * p.rel_uncertainty;
   for (const auto& why : p.outside)
     if (outside_.size() < kOutsideKept) outside_.insert(curve_op + ": " + why);
   return scale * p.time_us;
@@ -61,6 +65,8 @@ Json CollectiveCost::stats() const {
       {"calls", calls},
       {"estimated_from_all_reduce", std::vector<std::string>(estimated_.begin(), estimated_.end())},
       {"outside_measured_calls", outside_calls_},
+      {"profile_rms_rel_error",
+       weighted_time_us_ > 0 ? weighted_error_us_ / weighted_time_us_ : 0.0},
       {"outside_measured", std::vector<std::string>(outside_.begin(), outside_.end())}};
 }
 

@@ -27,7 +27,10 @@ class CollectiveCost {
                  int gpus_per_node);
   double op_us(const CommOp& op);            // one call of `op`
   double forward_us(const ForwardComms& f);  // Σ count × op_us, all-to-alls excluded
-  Json stats() const;  // ops costed by kind, estimates and predictions outside the profile
+  // Ops costed by kind, estimates, predictions outside the profile, and the profile's RMS
+  // relative error over the cross-node calls costed (time-weighted): how far its fit alone
+  // leaves the collective term uncertain.
+  Json stats() const;
 
  private:
   const FabricProfile& fabric_;
@@ -37,6 +40,7 @@ class CollectiveCost {
                                                // callers memoise, so each distinct forward once)
   std::set<std::string> estimated_, outside_;  // outside_: the first kOutsideKept reasons
   long outside_calls_ = 0;
+  double weighted_time_us_ = 0, weighted_error_us_ = 0;  // cross-node calls, for the RMS error
   static constexpr size_t kOutsideKept = 6;
 };
 
