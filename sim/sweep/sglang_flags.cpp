@@ -50,12 +50,20 @@ std::optional<std::string> declared_text(const Json& resolved, const std::string
   return std::nullopt;
 }
 
-// EP settings shared by both roles; SGLang sets EP = TP with the DeepEP backend.
-void add_moe(Flags& f, const ModelConfig& m, const char* deepep_mode) {
+// A role's MoE path: DeepEP (SGLang sets EP = TP) with the reference deployment's placement and
+// dense-TP settings, or no all-to-all with --ep-size (absent: pure TP MoE) and
+// --moe-dense-tp-size 1 only with DP attention (what pdsim models then).
+void add_moe(Flags& f, const ModelConfig& m, const std::string& backend, int ep, bool dp_attention,
+             const char* deepep_mode) {
   if (!m.is_moe()) return;
-  f.add("--moe-a2a-backend", "deepep").add("--deepep-mode", deepep_mode);
-  f.add("--ep-dispatch-algorithm", "dynamic").add("--eplb-algorithm", "deepseek");
-  f.add("--moe-dense-tp-size", 1);
+  if (backend == "deepep") {
+    f.add("--moe-a2a-backend", "deepep").add("--deepep-mode", deepep_mode);
+    f.add("--ep-dispatch-algorithm", "dynamic").add("--eplb-algorithm", "deepseek");
+    f.add("--moe-dense-tp-size", 1);
+    return;
+  }
+  if (ep > 1) f.add("--ep-size", ep);
+  if (dp_attention) f.add("--moe-dense-tp-size", 1);
 }
 
 }  // namespace
@@ -77,7 +85,7 @@ SglangFlags sglang_flags(const Scenario& s) {
       pf.add("--enable-nsa-prefill-context-parallel")
           .add("--nsa-prefill-cp-mode", "round-robin-split");
   }
-  add_moe(pf, m, "normal");
+  add_moe(pf, m, p.moe_a2a_backend, p.ep, false, "normal");
   // The prefill writes the KV cache in the decode's element type.
   if (d.kv_cache_dtype == KvDtype::fp8) pf.add("--kv-cache-dtype", "fp8_e4m3");
   pf.add("--disaggregation-mode", "prefill");
@@ -88,7 +96,7 @@ SglangFlags sglang_flags(const Scenario& s) {
   add_declared(
       df, resolved,
       sglang_fields::mapped("decode", d.speculative.enabled() ? "" : "decode.speculative"));
-  add_moe(df, m, "low_latency");
+  add_moe(df, m, d.moe_a2a_backend, d.ep, d.dp_attention, "low_latency");
   if (nsa) df.add("--attention-backend", "nsa");
   df.add("--disaggregation-mode", "decode");
   if (auto be = declared_text(resolved, "prefill.kv_transfer_backend"))
@@ -112,7 +120,8 @@ SglangFlags sglang_flags(const Scenario& s) {
                       "), one decode server per instance (" + std::to_string(d.instances) +
                       "); on every node of a multi-node instance add --dist-init-addr "
                       "<node-0>:<port> --node-rank <r>");
-  if (m.is_moe() && (p.ep != p.tp || d.ep != d.tp))
+  if (m.is_moe() && ((p.moe_a2a_backend == "deepep" && p.ep != p.tp) ||
+                     (d.moe_a2a_backend == "deepep" && d.ep != d.tp)))
     out.notes.push_back(
         "the scenario's EP differs from TP, but SGLang's DeepEP backend sets EP = TP");
   if (m.is_moe())

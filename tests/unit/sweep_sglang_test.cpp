@@ -79,5 +79,22 @@ TEST(SweepSglang, WhatIfsChangeTheirFlags) {
   EXPECT_NE(f.router.find("--prefill http://<prefill-1-node-0>:30000 8998"), std::string::npos);
 }
 
+// The MoE path without an all-to-all exports --ep-size (pure TP: none) and no DeepEP flags, and
+// imports back to the same layout.
+TEST(SweepSglang, MoePathWithoutAllToAllRoundTrips) {
+  for (const char* config : {"baseline", "tp-dp"}) {
+    const Scenario s =
+        load_scenario(data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-" + config + ".json", {});
+    const SglangFlags f = sglang_flags(s);
+    EXPECT_EQ(f.decode.find("deepep"), std::string::npos) << f.decode;
+    EXPECT_EQ(f.decode.find("--ep-size 16") != std::string::npos, s.decode.ep == 16) << f.decode;
+    const Json back = import_sglang({f.prefill, f.decode, f.router});
+    for (const char* role : {"prefill", "decode"})
+      for (const char* k : {"tp", "ep", "moe_a2a_backend"})
+        EXPECT_EQ(back.at(role).at(k), s.resolved_json().at(role).at(k)) << config << role << k;
+    EXPECT_EQ(back.at("decode").at("dp_attention"), s.decode.dp_attention) << config;
+  }
+}
+
 }  // namespace
 }  // namespace pdsim
