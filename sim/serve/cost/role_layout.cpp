@@ -1,5 +1,6 @@
 #include "sim/serve/cost/role_layout.hpp"
 
+#include <filesystem>
 #include <map>
 
 #include "sim/core/error.hpp"
@@ -27,9 +28,10 @@ SglangParallel resolve(const SglangParallelFlags& f, const ModelConfig& m, const
     const std::string flag = e.field().substr(e.field().find(' ') + 1);
     const auto it = field_of.find(flag);
     if (it == field_of.end()) throw;
-    // A layout SGLang refuses is infeasible (a sweep records it and goes on), named by field.
-    throw InfeasibleError(e.file() + ": field '" + role + "." + it->second + "': " + e.expected() +
-                          " [SGLang " + flag + "]");
+    // A layout SGLang refuses is infeasible (a sweep records it and goes on), named by field;
+    // the file by its name only, so that a sweep's record does not depend on the machine.
+    throw InfeasibleError(std::filesystem::path(e.file()).filename().string() + ": field '" + role +
+                          "." + it->second + "': " + e.expected() + " [SGLang " + flag + "]");
   }
 }
 
