@@ -9,6 +9,7 @@
 
 #include "calibrate/fit_collective.hpp"
 #include "sim/core/error.hpp"
+#include "tests/unit/collective_test_profile.hpp"
 
 namespace pdsim {
 namespace {
@@ -16,14 +17,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 CollectiveProfile two_regime_profile() {
-  CollectiveProfile p;
-  p.name = "t";
-  CollectiveCurve c;
-  c.op = "all_reduce";
-  c.ranks = 16;
-  c.nodes = 2;
-  c.min_bytes = 8192;
-  c.max_bytes = 8589934592.0;
   CollectiveRegime small;
   small.up_to_bytes = 1e6;
   small.alpha_us = 100;
@@ -34,9 +27,7 @@ CollectiveProfile two_regime_profile() {
   large.alpha_us = 50;
   large.busbw_GBps = 400;
   large.rms_rel_error = 0.03;
-  c.regimes = {small, large};
-  p.curves = {c};
-  return p;
+  return testing::all_reduce_16x2({small, large});
 }
 
 TEST(Collective, BusFactorsAreNcclTestsConvention) {

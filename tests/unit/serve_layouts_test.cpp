@@ -11,6 +11,7 @@
 #include "sim/serve/actors/flow_tracker.hpp"
 #include "sim/serve/cost/collective_cost.hpp"
 #include "sim/serve/cost/decode_cost.hpp"
+#include "tests/unit/collective_test_profile.hpp"
 #include "tests/unit/fabric_test_profile.hpp"
 
 namespace pdsim {
@@ -20,24 +21,14 @@ std::string dsr1(const std::string& config) {
   return data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-" + config + ".json";
 }
 
-// One all_reduce curve over 16 ranks on 2 nodes: 100 µs + bus bytes / 200 GB/s.
+// One all_reduce curve over 16 ranks on 2 nodes: 100 µs + bus bytes / 200 GB/s, 10 % RMS error.
 CollectiveProfile one_regime() {
-  CollectiveProfile p;
-  p.name = "hand";
-  CollectiveCurve c;
-  c.op = "all_reduce";
-  c.ranks = 16;
-  c.nodes = 2;
-  c.min_bytes = 1;
-  c.max_bytes = 1e10;
   CollectiveRegime r;
   r.up_to_bytes = std::numeric_limits<double>::infinity();
   r.alpha_us = 100;
   r.busbw_GBps = 200;
   r.rms_rel_error = 0.1;
-  c.regimes = {r};
-  p.curves = {c};
-  return p;
+  return testing::all_reduce_16x2({r});
 }
 
 const OpCost& op_named(const StepCost& c, const std::string& name) {

@@ -111,8 +111,7 @@ ForwardTerms DecodeIterationTimer::compose(const std::vector<RankState>& ranks,
   auto moe_total_of = [&](const MoeLayer& m) { return m.dispatch_us + experts(m) + m.combine_us; };
   ForwardTerms t;
   t.other_us = other;
-  t.collective_us =
-      collectives_us(graph ? std::vector<int>(ranks.size(), pad * q) : tokens_verify, graph);
+  t.collective_us = collectives_us(tokens_verify, pad * q);
   const bool a2a = d_.decode_layout.moe_a2a;
   if (moe_layers > 0) {
     MoeLayer& v = cost_.moe_layer(moe_tokens(tokens_verify));
@@ -174,14 +173,18 @@ const std::vector<int>& DecodeIterationTimer::moe_tokens(const std::vector<int>&
   return moe_tokens_;
 }
 
-double DecodeIterationTimer::collectives_us(const std::vector<int>& groups, bool graph) {
+double DecodeIterationTimer::collectives_us(const std::vector<int>& tokens, int padded) {
   if (!has_collectives_) return 0;
-  collective_key_.assign(groups.begin(), groups.end());
-  collective_key_.push_back(graph ? 1 : 0);
+  // A replay's key is its padded size alone (negative: every group holds it); else the tokens.
+  if (padded > 0)
+    collective_key_.assign(1, -padded);
+  else
+    collective_key_.assign(tokens.begin(), tokens.end());
   if (auto it = collective_memo_.find(collective_key_); it != collective_memo_.end())
     return it->second;
+  const std::vector<int> groups = padded > 0 ? std::vector<int>(tokens.size(), padded) : tokens;
   const double t = collectives_.forward_us(
-      forward_comms(d_.decode_layout, d_.model, groups, groups, false, graph));
+      forward_comms(d_.decode_layout, d_.model, groups, groups, false, padded > 0));
   collective_memo_.emplace(collective_key_, t);
   return t;
 }

@@ -57,8 +57,9 @@ class DecodeIterationTimer {
   ForwardTerms compose(const std::vector<RankState>& ranks, MechanismTerms& m, bool& graph);
   // Tokens per EP rank entering the MoE, from each attention group's tokens.
   const std::vector<int>& moe_tokens(const std::vector<int>& group_tokens);
-  // The layout's collectives for one target forward, memoised on the group tokens.
-  double collectives_us(const std::vector<int>& group_tokens, bool graph);
+  // The layout's collectives for one target forward, memoised: each group's tokens, or with
+  // `padded` > 0 a graph replay where every group runs that many.
+  double collectives_us(const std::vector<int>& group_tokens, int padded);
 
   const Deployment& d_;
   DecodeCostModel cost_;

@@ -20,7 +20,7 @@ bool has_curve(const CollectiveProfile& p, const std::string& op) {
 }  // namespace
 
 double CollectiveCost::op_us(const CommOp& op) {
-  if (op.op == "all_to_all" || op.ranks <= 1) return 0;
+  if (op.op == "all_to_all" || op.ranks <= 1 || !(op.bytes > 0)) return 0;
   const int nodes = (op.ranks + gpus_per_node_ - 1) / gpus_per_node_;
   const std::string where = nodes > 1 ? "cross-node" : "nvlink";
   ++calls_[op.op + " " + where + " " + std::to_string(op.ranks) + " ranks"];
