@@ -19,22 +19,37 @@ std::vector<JsonNode> load_all(const std::vector<std::string>& files) {
   return docs;
 }
 
-// Backend inputs that are published configuration rather than fitted values.
+// Backend inputs that are published configuration rather than fitted values: UCCL-EP's proxy
+// path ("proxy_path") for cpu-proxy; a library's configuration read from its source
+// ("proxy_config", one row per backend: every number but "backend" is a setting).
 Json backend_settings(const std::string& backend, const std::vector<JsonNode>& docs) {
   Json s = Json::object();
-  if (backend != "cpu-proxy") return s;
   for (const auto& d : docs) {
-    if (d.at("probe").string() != "proxy_path") continue;
+    const std::string probe = d.at("probe").string();
+    if (probe == "proxy_config") {
+      const JsonNode rows = d.at("results");
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const JsonNode r = rows.at(i);
+        if (r.at("backend").string() != backend) continue;
+        for (const auto& k : r.keys())
+          if (k != "backend") s[k] = r.at(k).non_negative();
+      }
+    }
+    if (backend != "cpu-proxy" || probe != "proxy_path") continue;
     const JsonNode r = d.at("results").at(0);
     s["proxy_threads"] = r.at("proxy_threads").positive_integer();
     s["fifo_latency_us"] = r.at("fifo_latency_us").non_negative();
     // Throughput is quoted as a lower bound, so 1/rate bounds the per-command cost from above.
     s["fifo_us_per_msg"] = 1e6 / r.at("fifo_ops_per_s").positive();
   }
-  if (!s.contains("proxy_threads"))
+  if (backend == "cpu-proxy" && !s.contains("proxy_threads"))
     throw InputError("<measurement files>", "probe",
                      "a \"proxy_path\" measurement (proxy_threads, fifo_latency_us, "
                      "fifo_ops_per_s) to fit backend 'cpu-proxy'");
+  if (backend == "nvshmem-proxy" && !s.contains("proxy_threads"))
+    throw InputError("<measurement files>", "probe",
+                     "a \"proxy_config\" row for backend 'nvshmem-proxy' (proxy_threads, "
+                     "proxy_ops_per_signal) to fit it");
   return s;
 }
 

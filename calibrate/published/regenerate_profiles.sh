@@ -17,9 +17,11 @@ export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
   $M/uccl-ep-p5en-ll.json $M/uccl-pr505-p5en.json $M/uccl-blog-proxy-path.json \
   $M/pplx-efa-ll.json $M/uccl-blog-rtt-efa.json $M/mooncake-efa-p5en.json \
   $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
+  $M/nvshmem-libfabric-source.json $M/deepep-nvshmem-efa-p5en-ll.json \
   --alternate $M/fi-pingpong-efa.json --alternate $M/uccl-blog-ep32-batching.json \
   --alternate $M/deepep-normal-intranode-h800.json \
-  --fix cpu-proxy.latency_us=10 \
+  --alternate $M/deepep-nvshmem-efa-p5-ll.json --alternate $M/deepep-nvshmem37-efa-table-ll.json \
+  --fix cpu-proxy.latency_us=10 --fix nvshmem-proxy.latency_us=10 \
   --name efa-p5en --transport srd --instance p5en.48xlarge \
   -o models/profiles/fabric/efa-p5en.json
 

@@ -6,9 +6,16 @@
 # tabulates them. Usage: scenarios/dsr1/import.sh [PDSIM [OUT_DIR]]   (run from anywhere; OUT_DIR
 # defaults to this folder; tests/cli/cli_test.sh checks that the committed files are its output)
 #
+# Every line carries the container environment of serve-pd.sh@911c L125-137 (README section
+# 2.2): NVSHMEM_REMOTE_TRANSPORT=libfabric makes the DeepEP configurations' all-to-all backend
+# nvshmem-proxy (DeepEP over NVSHMEM's libfabric proxy); MOONCAKE_PROTOCOL=efa keeps the KV cache
+# on EFA RDMA; the rest has no effect on the model and is listed as ignored.
+#
 # Not imported as run, and why:
-#  - deepep (--moe-a2a-backend deepep): DeepEP over NVSHMEM's libfabric transport on EFA has no
-#    registered all-to-all backend yet (cpu-proxy is UCCL-EP's); its rows get no prediction.
+#  - DeepEP prefill (--moe-a2a-backend deepep on the prefill role): DeepEP's normal mode across
+#    nodes has no model in pdsim yet (its cross-node rates are not per backend), so the DeepEP
+#    configurations' prefill is imported with the baseline's MoE flags; only their decode TPOT is
+#    compared.
 #  - DP prefill (--dp-size 16 --enable-dp-attention on the prefill role): pdsim models one
 #    prefill group of tp x pp GPUs, so the DP configurations' prefill is imported without its DP
 #    flags; only their decode TPOT is compared.
@@ -16,7 +23,11 @@ set -eu
 PDSIM=${1:-pdsim}
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${2:-$HERE}
-COMMON="--model-path deepseek-ai/DeepSeek-R1 --trust-remote-code \
+ENV="NCCL_SOCKET_IFNAME=enp71s0 GLOO_SOCKET_IFNAME=enp71s0 FI_PROVIDER=efa \
+FI_EFA_USE_DEVICE_RDMA=1 NVSHMEM_REMOTE_TRANSPORT=libfabric NVSHMEM_LIBFABRIC_PROVIDER=efa \
+NVSHMEM_NETDEVS_POLICY=EXTERNAL_SHARING_PCIE_SWITCH_NIC_EXCLUSIVE NVSHMEM_BOOTSTRAP=UID \
+MOONCAKE_PROTOCOL=efa MC_FORCE_AUTO_DISCOVERY=1"
+COMMON="$ENV python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --trust-remote-code \
 --disaggregation-transfer-backend mooncake --disaggregation-bootstrap-port 8998 --nnodes 2 \
 --node-rank 0 --dist-init-addr 10.0.0.1:29500 --host 0.0.0.0 --port 30000 --watchdog-timeout 1200"
 PREFILL="--disaggregation-mode prefill --mem-fraction-static 0.82 --chunked-prefill-size 16384"
@@ -27,12 +38,14 @@ DP_DECODE="--mem-fraction-static 0.78 --cuda-graph-bs 128 --max-running-requests
 # Model, cluster, fabric and workload come from the baseline scenario (every configuration shares
 # them); import replaces the prefill and decode sections. Then the name and description follow
 # the configuration.
-one() {  # name, MoE flags, decode role flags, description
+one() {  # name, MoE flags, decode role flags, description[, prefill MoE flags if not the same]
   out="$OUT/dsr1-2p2d-p5en-$1.json"
   "$PDSIM" import sglang --base "$HERE/dsr1-2p2d-p5en-baseline.json" \
-    --prefill "$COMMON $2 $PREFILL" --decode "$COMMON $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
+    --prefill "$COMMON ${5:-$2} $PREFILL" --decode "$COMMON $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
+  both=" on both roles"
+  [ -z "${5:-}" ] || both=""
   desc="DeepSeek-R1 2P2D on 4 x p5en as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it\
- (RESULTS-2p2d@911c): $4 on both roles; the decode-table workload (256 in / 512 out, concurrency\
+ (RESULTS-2p2d@911c): $4$both; the decode-table workload (256 in / 512 out, concurrency\
  32, 64 prompts released at once). Made by import.sh from the published launch lines (flags without\
  effect on the model: host, ports, rendezvous, watchdog); the what-if table in scenarios/README.md\
  runs it at every published point."
@@ -52,3 +65,12 @@ one baseline-dp "$BASE" "$DP $DP_DECODE" \
   "the 'baseline+DP' configuration ($BASE, decode DP attention 16; prefill without its DP flags)"
 one tp-dp "--tp-size 16" "$DP $DP_DECODE" \
   "the 'pure TP+DP' configuration (--tp-size 16, decode DP attention 16; prefill without its DP flags)"
+# DeepEP: the non-DP rows ran --deepep-mode auto (README section 2.1: SGLang resolves it per batch,
+# normal for prefill batches and low_latency for decode batches); DeepEP+DP pinned each role.
+DEEPEP="--tp-size 16 --ep-size 16 --moe-a2a-backend deepep"
+one deepep "$DEEPEP --deepep-mode auto" "--mem-fraction-static 0.82 $GRAPHS" \
+  "the 'DeepEP' configuration's decode ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport; prefill with the baseline's MoE flags, DeepEP normal mode across nodes not modelled)" \
+  "$BASE"
+one deepep-dp "$DEEPEP" "--deepep-mode low_latency $DP $DP_DECODE" \
+  "the 'DeepEP+DP' configuration's decode ($DEEPEP --deepep-mode low_latency, DP attention 16; prefill with the baseline's MoE flags and without its DP flags)" \
+  "$BASE"

@@ -29,6 +29,8 @@ SCENARIOS = {
     ("tp", "0"): "dsr1-2p2d-p5en-tp.json",
     ("baseline", "1"): "dsr1-2p2d-p5en-baseline-dp.json",
     ("tp", "1"): "dsr1-2p2d-p5en-tp-dp.json",
+    ("deepep", "0"): "dsr1-2p2d-p5en-deepep.json",
+    ("deepep", "1"): "dsr1-2p2d-p5en-deepep-dp.json",
 }
 
 
@@ -46,8 +48,8 @@ def rows(path):
 def why_not(r, role):
     if r["kv_transport"] != "efa":
         return "KV over Mooncake's TCP fallback: not modelled"
-    if r["backend"] == "deepep":
-        return "DeepEP over NVSHMEM/libfabric: no registered backend yet"
+    if r["backend"] == "deepep" and role == "prefill":
+        return "DeepEP normal mode across nodes: not modelled"
     if role == "prefill" and r["dp_attention"] == "1":
         return "DP-attention prefill: not modelled"
     if role == "prefill" and not r["concurrency"]:

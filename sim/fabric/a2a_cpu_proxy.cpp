@@ -27,18 +27,10 @@
 #include <utility>
 
 #include "sim/fabric/linear_a2a_backend.hpp"
+#include "sim/fabric/rank_load.hpp"
 
 namespace pdsim {
 namespace {
-
-// Zero-byte count/flag writes a rank posts in one phase (see above).
-double signals(const A2AConfig& c, A2APhase phase) {
-  const int nodes = (c.ep_ranks + c.gpus_per_node - 1) / c.gpus_per_node;
-  const int remote_ranks = c.ep_ranks - std::min(c.ep_ranks, c.gpus_per_node);
-  if (nodes <= 1) return 0;
-  return phase == A2APhase::dispatch ? static_cast<double>(remote_ranks) * c.experts_per_rank()
-                                     : static_cast<double>(c.experts_per_rank()) * remote_ranks;
-}
 
 class CpuProxyBackend : public LinearA2ABackend {
   enum { kLatency, kPost, kWire, kNic };  // parameter indices
@@ -56,7 +48,7 @@ class CpuProxyBackend : public LinearA2ABackend {
   }
 
  protected:
-  RankTerms rank_terms(const A2AConfig& c, const RankLoad& l, A2APhase ph) const override {
+  RankTerms rank_terms(const A2AConfig& c, const RankLoad& l, A2APhase) const override {
     RankTerms t;
     LinearTerm lat = term("latency_us");
     lat.coef[kLatency] = 1;
@@ -67,7 +59,7 @@ class CpuProxyBackend : public LinearA2ABackend {
     t.fixed.push_back(std::move(lat));
     t.fixed.push_back(term("fifo_latency_us", fifo_latency_us_));
     t.fixed.push_back(std::move(nic));
-    const double msgs = l.remote_send_msgs + signals(c, ph);
+    const double msgs = l.remote_send_msgs + ll_remote_signals(c);
     LinearTerm proxy = term("proxy_us", msgs * fifo_us_per_msg_ / threads_);
     proxy.coef[kPost] = msgs / threads_;
     const double rate = rdma_bytes_per_us(c);

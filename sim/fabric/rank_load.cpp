@@ -1,5 +1,7 @@
 #include "sim/fabric/rank_load.hpp"
 
+#include <algorithm>
+
 namespace pdsim {
 
 std::vector<RankLoad> rank_loads(const A2AConfig& c, const Routing& r, A2APhase phase,
@@ -32,6 +34,13 @@ std::vector<RankLoad> rank_loads(const A2AConfig& c, const Routing& r, A2APhase 
     }
   }
   return loads;
+}
+
+double ll_remote_signals(const A2AConfig& c) {
+  const int nodes = (c.ep_ranks + c.gpus_per_node - 1) / c.gpus_per_node;
+  if (nodes <= 1) return 0;
+  const int remote_ranks = c.ep_ranks - std::min(c.ep_ranks, c.gpus_per_node);
+  return static_cast<double>(remote_ranks) * c.experts_per_rank();
 }
 
 }  // namespace pdsim

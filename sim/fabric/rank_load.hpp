@@ -21,4 +21,11 @@ struct RankLoad {
 std::vector<RankLoad> rank_loads(const A2AConfig& c, const Routing& r, A2APhase phase,
                                  bool intranode_nvlink);
 
+// Zero-byte count/flag signals one rank sends to ranks on other nodes in one low-latency phase
+// (DeepEP's internode_ll.cu and UCCL-EP's port of it): dispatch signals every expert on other
+// nodes, also with a count of 0 (remote ranks × experts per rank); combine one flag per (local
+// expert, rank on another node): both are remote ranks × experts per rank. 0 when all EP ranks
+// share one node.
+double ll_remote_signals(const A2AConfig& c);
+
 }  // namespace pdsim

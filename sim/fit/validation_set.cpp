@@ -58,6 +58,24 @@ Json read_measured(const std::string& file, const JsonNode& where) {
   }
 }
 
+// A published point given in the set itself: {"published": {metric: value}, "source": "..."}.
+// Papers and READMEs print a few summary figures per point (mean TPOT, throughput), not the whole
+// bench_serving record: only the metrics given are compared, under bench_serving's key names.
+Json published_point(const JsonNode& n) {
+  n.expect_only({"published", "source"});
+  if (n.at("source").string().empty()) n.at("source").fail("where the figures are printed");
+  const JsonNode m = n.at("published");
+  if (!m.is_object() || m.keys().empty())
+    m.fail("expected an object of bench_serving metrics, e.g. {\"mean_tpot_ms\": 49.1}");
+  Json record = Json::object();
+  for (const auto& k : m.keys()) {
+    if (!is_bench_serving_measured_key(k))
+      m.at(k).fail("a bench_serving metric name (mean_tpot_ms, output_throughput, ...)");
+    record[k] = m.at(k).non_negative();
+  }
+  return record;
+}
+
 }  // namespace
 
 bool ValidationRun::comparable(const std::string& metric) const {
@@ -104,9 +122,14 @@ ValidationSet load_validation_set(const std::string& path) {
     run.sets = common;
     if (r.has("set"))
       for (auto& s : overrides(r.at("set"))) run.sets.push_back(std::move(s));
-    run.measured_file = named_file(r.at("measured"), path);
-    run.measured = read_measured(run.measured_file, r.at("measured"));
-    check_bench_serving(run.measured, r.at("measured"));
+    if (r.at("measured").is_object()) {
+      run.measured_file = path;  // the figures are in the set
+      run.measured = published_point(r.at("measured"));
+    } else {
+      run.measured_file = named_file(r.at("measured"), path);
+      run.measured = read_measured(run.measured_file, r.at("measured"));
+      check_bench_serving(run.measured, r.at("measured"));
+    }
     run.artefacts = bench_serving_artefacts(run.measured);
     if (r.has("exclude")) {
       const JsonNode ex = r.at("exclude");

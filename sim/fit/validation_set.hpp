@@ -6,6 +6,9 @@
 //    "set": ["path=value", ...],              overrides common to every run
 //    "runs": [{"name": "R4", "scenario": "FILE", "set": [...], "measured": "FILE",
 //              "exclude": {"metric": "why"}, "fit_exclude": {"metric": "why"}, "note": "..."}]}
+// `measured` is a bench_serving result file, or a published point written in the set:
+//   {"published": {"mean_tpot_ms": 49.1, "output_throughput": 531}, "source": "FILE@commit Lnn"}
+// (only those metrics are compared).
 // `exclude`: not compared at all; `fit_exclude`: compared by `pdsim validate` but not fitted to
 // (a metric the fitted mechanisms cannot explain, which would bias the fit).
 // Paths are relative to the set file. Each run's metrics that are not compared — known artefacts

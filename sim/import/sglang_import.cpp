@@ -7,6 +7,7 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
+#include "sim/import/fabric_env.hpp"
 #include "sim/import/sglang_flags.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/sglang_fields.hpp"
@@ -60,7 +61,7 @@ Json record_flags(const Flags& f, const std::string& role,
   for (const auto& u : f.args().unknown) log.ignore(role, u.flag, u.value, "unknown to pdsim");
   for (const auto& [var, val] : f.args().env) {
     const auto known = sglang_fields::server_env();
-    if (std::find(known.begin(), known.end(), var) != known.end()) {
+    if (std::find(known.begin(), known.end(), var) != known.end() || is_fabric_env(var)) {
       rec[var] = val;
     } else {
       log.ignore(role, var, val, "environment variable unknown to pdsim");
@@ -267,6 +268,10 @@ Json import_sglang(const SglangCommandLines& lines) {
   if (pbe && dbe && *pbe != *dbe)
     throw InputError("--decode", "--disaggregation-transfer-backend",
                      "the prefill's backend \"" + *pbe + "\", got \"" + excerpt(*dbe) + "\"");
+  const Json fabric = import_fabric_env(
+      {"--prefill", &pf.args().env, out["prefill"]["moe_a2a_backend"] == "deepep"},
+      {"--decode", &df.args().env, out["decode"]["moe_a2a_backend"] == "deepep"});
+  if (!fabric.empty()) out["fabric"] = fabric;
   out["sglang"] = sg;
   out["ignored"] = log.ignored;
   out["notes"] = log.notes;
@@ -275,7 +280,7 @@ Json import_sglang(const SglangCommandLines& lines) {
 
 Json deployment_sections(const Json& imported) {
   Json out = Json::object();
-  for (const char* k : {"model", "router", "prefill", "decode"})
+  for (const char* k : {"model", "router", "prefill", "decode", "fabric"})
     if (imported.contains(k)) out[k] = imported.at(k);
   return out;
 }

@@ -61,10 +61,13 @@ TEST(CalibrateFitProfiles, EfaP5enEqualsItsFit) {
   o.instance = "p5en.48xlarge";
   o.files = in_published({"uccl-ep-p5en-ll", "uccl-pr505-p5en", "uccl-blog-proxy-path",
                           "pplx-efa-ll", "uccl-blog-rtt-efa", "mooncake-efa-p5en",
-                          "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
+                          "nccl-allreduce-p5en", "uccl-ep-p5en-normal", "nvshmem-libfabric-source",
+                          "deepep-nvshmem-efa-p5en-ll"});
   o.alternates =
-      in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching", "deepep-normal-intranode-h800"});
+      in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching", "deepep-normal-intranode-h800",
+                    "deepep-nvshmem-efa-p5-ll", "deepep-nvshmem37-efa-table-ll"});
   o.fixed["cpu-proxy"]["latency_us"] = 10.0;  // as regenerate_profiles.sh: RTT 20 µs / 2
+  o.fixed["nvshmem-proxy"]["latency_us"] = 10.0;
   check_profile_matches_fit(o);
 }
 

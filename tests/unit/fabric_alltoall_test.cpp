@@ -144,6 +144,24 @@ TEST(FabricCpuProxy, SymmetricPhaseByHand) {
   EXPECT_NEAR(c.total_us, 53 + kCombineBytes / kRdma, 1e-9);
 }
 
+TEST(FabricNvshmemProxy, SymmetricPhaseByHand) {
+  auto b = make("nvshmem-proxy", hand_profile());
+  // One proxy thread: 512 remote puts + 2 × 128 staged signals (sent, and received and applied
+  // for a peer) = 768 operations × 0.5 = 384; dispatch = 10 + max(384, wire 84.2866) = 394.
+  A2APhaseTime d = b->phase(ep16_config(), uniform_routing(16, 64), A2APhase::dispatch);
+  EXPECT_NEAR(d.total_us, 394.0, 1e-9);
+  EXPECT_NEAR(d.terms_us.at("proxy_us"), 384.0, 1e-9);
+  EXPECT_NEAR(d.overlapped_us.at("wire_us"), kDispatchBytes / kRdma, 1e-9);
+  // combine: the same 768 operations; wire 163.1118 stays hidden: 394.
+  A2APhaseTime c = b->phase(ep16_config(), uniform_routing(16, 64), A2APhase::combine);
+  EXPECT_NEAR(c.total_us, 394.0, 1e-9);
+  // Within one node there are no signals and no RDMA: only the NVLink branch and the latency.
+  A2AConfig one_node = ep16_config();
+  one_node.ep_ranks = 8;
+  A2APhaseTime n = b->phase(one_node, uniform_routing(8, 64), A2APhase::dispatch);
+  EXPECT_NEAR(n.total_us, 10 + 512 * 7408.0 / kNvl, 1e-9);
+}
+
 TEST(FabricBatchedProxy, SymmetricPhaseByHand) {
   auto b = make("batched-proxy", hand_profile());
   // dispatch = 25 + 40 (count exchange) + 1.1 × 3792896/45000 = 65 + 92.7152356

@@ -23,6 +23,9 @@ inline FabricProfile hand_profile() {
                         {"wire_time_factor", 1.0}, {"proxy_threads", 4},
                         {"fifo_latency_us", 3},    {"fifo_us_per_msg", 0.125},
                         {"intranode_nvlink", true}};
+  p.a2a["nvshmem-proxy"] = {{"latency_us", 10},          {"post_us_per_msg", 0.5},
+                            {"wire_time_factor", 1.0},   {"proxy_threads", 1},
+                            {"proxy_ops_per_signal", 2}, {"intranode_nvlink", true}};
   p.a2a["batched-proxy"] = {{"latency_us", 25},
                             {"count_exchange_us", 40},
                             {"wire_time_factor", 1.1},

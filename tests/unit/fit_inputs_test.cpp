@@ -73,5 +73,30 @@ TEST(ValidationSet, BadFilesAreNamed) {
   EXPECT_NE(m.find("bench_serving"), std::string::npos) << m;
 }
 
+// A published point written in the set: only its figures are compared.
+TEST(ValidationSet, PublishedPointInTheSet) {
+  const std::string dir = ::testing::TempDir() + "/vset-pub";
+  std::filesystem::create_directories(dir);
+  Json set = JsonNode::load_file(data_root() + kSet).raw();
+  set["runs"] = Json::array({set["runs"][0]});
+  set["runs"][0]["scenario"] = data_root() + "/scenarios/glm51-2p2d-efa.json";
+  set["runs"][0]["measured"] = {{"published", {{"mean_tpot_ms", 49.1}, {"output_throughput", 531}}},
+                                {"source", "RESULTS-2p2d.md@911c L77"}};
+  std::ofstream(dir + "/p1.json") << set.dump();
+  const ValidationSet v = load_validation_set(dir + "/p1.json");
+  EXPECT_EQ(v.runs[0].measured_file, dir + "/p1.json");
+  EXPECT_DOUBLE_EQ(v.runs[0].measured.at("mean_tpot_ms").get<double>(), 49.1);
+  EXPECT_TRUE(v.runs[0].comparable("output_throughput"));
+  EXPECT_FALSE(v.runs[0].comparable("median_itl_ms"));         // not published
+  set["runs"][0]["measured"]["published"] = {{"tpot", 49.1}};  // not a bench_serving name
+  std::ofstream(dir + "/p2.json") << set.dump();
+  std::string m = input_error_of([&] { load_validation_set(dir + "/p2.json"); });
+  EXPECT_NE(m.find("runs[0].measured.published.tpot"), std::string::npos) << m;
+  set["runs"][0]["measured"]["published"] = {{"mean_tpot_ms", -1}};
+  std::ofstream(dir + "/p3.json") << set.dump();
+  m = input_error_of([&] { load_validation_set(dir + "/p3.json"); });
+  EXPECT_NE(m.find("mean_tpot_ms"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace pdsim

@@ -166,6 +166,38 @@ TEST(ImportSglang, RouterCountsInstances) {
   EXPECT_EQ(out["decode"]["instances"], 2);
 }
 
+// The servers' NVSHMEM and Mooncake environment chooses the fabric libraries (fabric_env.hpp).
+TEST(ImportSglang, EnvironmentChoosesTheAllToAllBackend) {
+  const std::string pre = "--disaggregation-mode prefill --tp-size 16 --ep-size 16 ";
+  const std::string dec = "--disaggregation-mode decode --tp-size 16 --ep-size 16 ";
+  const std::string deepep = "--moe-a2a-backend deepep ";
+  const std::string env =
+      "NVSHMEM_REMOTE_TRANSPORT=libfabric MOONCAKE_PROTOCOL=efa FI_PROVIDER=efa python3 ";
+  Json out = import_sglang({env + pre, env + dec + deepep, ""});
+  EXPECT_EQ(out.at("fabric").at("a2a_backend"), "nvshmem-proxy");
+  EXPECT_EQ(deployment_sections(out).at("fabric").at("a2a_backend"), "nvshmem-proxy");
+  EXPECT_FALSE(has_ignored(out, "decode", "NVSHMEM_REMOTE_TRANSPORT"));  // read, not ignored
+  EXPECT_TRUE(has_ignored(out, "decode", "FI_PROVIDER"));
+  // No role runs DeepEP: NVSHMEM's transport chooses nothing.
+  EXPECT_FALSE(import_sglang({env + pre, env + dec, ""}).contains("fabric"));
+  // IBGDA over the ibrc transport.
+  EXPECT_EQ(import_sglang({pre, "NVSHMEM_IB_ENABLE_IBGDA=1 " + dec + deepep, ""})
+                .at("fabric")
+                .at("a2a_backend"),
+            "ibgda");
+  auto expect = [](const std::string& msg, const std::string& what, const std::string& var) {
+    EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    EXPECT_NE(msg.find(var), std::string::npos) << msg;
+  };
+  expect(error_of({"MOONCAKE_PROTOCOL=tcp " + pre, dec, ""}), "--prefill", "MOONCAKE_PROTOCOL");
+  expect(error_of({pre, "NVSHMEM_REMOTE_TRANSPORT=ucx " + dec + deepep, ""}), "--decode",
+         "NVSHMEM_REMOTE_TRANSPORT");
+  // Two roles on DeepEP with different transports: one backend per scenario.
+  expect(error_of({"NVSHMEM_IB_ENABLE_IBGDA=1 " + pre + deepep,
+                   "NVSHMEM_REMOTE_TRANSPORT=libfabric " + dec + deepep, ""}),
+         "--decode", "NVSHMEM_REMOTE_TRANSPORT");
+}
+
 TEST(ImportSglang, BadValuesNameTheFlag) {
   const std::string dec = "--disaggregation-mode decode";
   const std::string pre = "--disaggregation-mode prefill";

@@ -1,0 +1,31 @@
+#pragma once
+// Environment variables of the SGLang servers that choose the fabric libraries, read by
+// `pdsim import sglang` from the `VAR=value` words before each launch line:
+//   NVSHMEM_REMOTE_TRANSPORT=libfabric (with --moe-a2a-backend deepep): DeepEP's all-to-all goes
+//     through NVSHMEM's libfabric proxy → fabric.a2a_backend "nvshmem-proxy";
+//   NVSHMEM_IB_ENABLE_IBGDA=1 (over the ibrc transport): GPU-initiated → "ibgda";
+//   MOONCAKE_PROTOCOL: "rdma" (or "efa") is what pdsim models; "tcp" (Mooncake's TCP transport,
+//     also its silent fallback) is refused: the KV transfer over TCP has no model yet.
+// The settings must agree between the roles that give them. What is read is returned as the
+// scenario's "fabric" section patch (empty when nothing applies).
+#include <map>
+#include <string>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+struct RoleEnv {
+  std::string what;  // "--prefill" / "--decode": names the command line in errors
+  const std::map<std::string, std::string>* env = nullptr;
+  bool deepep = false;  // the role runs --moe-a2a-backend deepep
+};
+
+// Whether `var` is one of the variables above (recorded, not listed as ignored).
+bool is_fabric_env(const std::string& var);
+
+// InputError (file = the role's command line, field = the variable) for a value pdsim does not
+// model or roles that disagree.
+Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode);
+
+}  // namespace pdsim
