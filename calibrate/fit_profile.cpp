@@ -21,12 +21,14 @@ std::vector<JsonNode> load_all(const std::vector<std::string>& files) {
 
 // Backend inputs that are published configuration rather than fitted values: UCCL-EP's proxy
 // path ("proxy_path") for cpu-proxy; a library's configuration read from its source
-// ("proxy_config", one row per backend: every number but "backend" is a setting).
+// ("proxy_config", one row per backend: every number but "backend" is a setting); a backend's
+// published cross-node normal-mode rates ("a2a_normal_rdma", the same row form;
+// sim/fabric/normal_rdma_a2a.hpp).
 Json backend_settings(const std::string& backend, const std::vector<JsonNode>& docs) {
   Json s = Json::object();
   for (const auto& d : docs) {
     const std::string probe = d.at("probe").string();
-    if (probe == "proxy_config") {
+    if (probe == "proxy_config" || probe == "a2a_normal_rdma") {
       const JsonNode rows = d.at("results");
       for (size_t i = 0; i < rows.size(); ++i) {
         const JsonNode r = rows.at(i);

@@ -18,6 +18,7 @@ export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
   $M/pplx-efa-ll.json $M/uccl-blog-rtt-efa.json $M/mooncake-efa-p5en.json \
   $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
   $M/nvshmem-libfabric-source.json $M/deepep-nvshmem-efa-p5en-ll.json \
+  $M/deepep-nvshmem-efa-p5en-normal.json \
   --alternate $M/fi-pingpong-efa.json --alternate $M/uccl-blog-ep32-batching.json \
   --alternate $M/deepep-normal-intranode-h800.json \
   --alternate $M/deepep-nvshmem-efa-p5-ll.json --alternate $M/deepep-nvshmem37-efa-table-ll.json \

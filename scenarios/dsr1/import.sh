@@ -12,10 +12,6 @@
 # on EFA RDMA; the rest has no effect on the model and is listed as ignored.
 #
 # Not imported as run, and why:
-#  - DeepEP prefill (--moe-a2a-backend deepep on the prefill role): DeepEP's normal mode across
-#    nodes has no model in pdsim yet (its cross-node rates are not per backend), so the DeepEP
-#    configurations' prefill is imported with the baseline's MoE flags; only their decode TPOT is
-#    compared.
 #  - DP prefill (--dp-size 16 --enable-dp-attention on the prefill role): pdsim models one
 #    prefill group of tp x pp GPUs, so the DP configurations' prefill is imported without its DP
 #    flags; only their decode TPOT is compared.
@@ -69,8 +65,7 @@ one tp-dp "--tp-size 16" "$DP $DP_DECODE" \
 # normal for prefill batches and low_latency for decode batches); DeepEP+DP pinned each role.
 DEEPEP="--tp-size 16 --ep-size 16 --moe-a2a-backend deepep"
 one deepep "$DEEPEP --deepep-mode auto" "--mem-fraction-static 0.82 $GRAPHS" \
-  "the 'DeepEP' configuration's decode ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport; prefill with the baseline's MoE flags, DeepEP normal mode across nodes not modelled)" \
-  "$BASE"
+  "the 'DeepEP' configuration ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport)"
 one deepep-dp "$DEEPEP" "--deepep-mode low_latency $DP $DP_DECODE" \
-  "the 'DeepEP+DP' configuration's decode ($DEEPEP --deepep-mode low_latency, DP attention 16; prefill with the baseline's MoE flags and without its DP flags)" \
-  "$BASE"
+  "the 'DeepEP+DP' configuration ($DEEPEP, decode --deepep-mode low_latency with DP attention 16; prefill --deepep-mode normal without its DP flags)" \
+  "$DEEPEP --deepep-mode normal"

@@ -48,8 +48,6 @@ def rows(path):
 def why_not(r, role):
     if r["kv_transport"] != "efa":
         return "KV over Mooncake's TCP fallback: not modelled"
-    if r["backend"] == "deepep" and role == "prefill":
-        return "DeepEP normal mode across nodes: not modelled"
     if role == "prefill" and r["dp_attention"] == "1":
         return "DP-attention prefill: not modelled"
     if role == "prefill" and not r["concurrency"]:

@@ -62,7 +62,7 @@ TEST(CalibrateFitProfiles, EfaP5enEqualsItsFit) {
   o.files = in_published({"uccl-ep-p5en-ll", "uccl-pr505-p5en", "uccl-blog-proxy-path",
                           "pplx-efa-ll", "uccl-blog-rtt-efa", "mooncake-efa-p5en",
                           "nccl-allreduce-p5en", "uccl-ep-p5en-normal", "nvshmem-libfabric-source",
-                          "deepep-nvshmem-efa-p5en-ll"});
+                          "deepep-nvshmem-efa-p5en-ll", "deepep-nvshmem-efa-p5en-normal"});
   o.alternates =
       in_published({"fi-pingpong-efa", "uccl-blog-ep32-batching", "deepep-normal-intranode-h800",
                     "deepep-nvshmem-efa-p5-ll", "deepep-nvshmem37-efa-table-ll"});

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/error.hpp"
+#include "sim/fabric/normal_rdma_a2a.hpp"
 #include "sim/fabric/transfers.hpp"
 #include "tests/unit/fabric_test_profile.hpp"
 
@@ -75,3 +76,50 @@ TEST(FabricProfiles, MissingFieldNamesFileAndField) {
 
 }  // namespace
 }  // namespace pdsim
+
+namespace pdsim::normal_rdma_test {
+
+// DeepEP normal mode across nodes, EP16 on two nodes of 8, 256 experts, top-8, hidden 7168: a
+// token misses the other node's 128 experts with probability C(128, 8) / C(256, 8) =
+// Π_{i<8} (128 − i) / (256 − i) = 0.00348994 (by hand), so it crosses once with 0.99651006.
+TEST(FabricNormalRdma, BytesPerRankByHand) {
+  A2AConfig c = testing::ep16_config();
+  double miss = 1;
+  for (int i = 0; i < 8; ++i) miss *= (128.0 - i) / (256.0 - i);
+  EXPECT_NEAR(miss, 0.00348994, 1e-8);
+  // 1024 tokens: dispatch FP8 7168 × (1 + 4/128) = 7392 B, combine BF16 14336 B.
+  EXPECT_NEAR(normal_rdma_bytes_per_rank(c, 1024, A2APhase::dispatch), 1024 * (1 - miss) * 7392.0,
+              1e-6);
+  EXPECT_NEAR(normal_rdma_bytes_per_rank(c, 1024, A2APhase::combine), 1024 * (1 - miss) * 14336.0,
+              1e-6);
+  c.ep_ranks = 8;  // one node: nothing crosses
+  EXPECT_EQ(normal_rdma_bytes_per_rank(c, 1024, A2APhase::dispatch), 0.0);
+  // Time = bytes / the phase's rate: 7 543 000 B at 55 GB/s = 137.145… µs.
+  NormalRdmaRates r{16, 4096, 55, 58};
+  EXPECT_NEAR(normal_rdma_a2a_us(r, 7543000, A2APhase::dispatch), 7543000 / 55e3, 1e-9);
+  EXPECT_NEAR(normal_rdma_a2a_us(r, 7543000, A2APhase::combine), 7543000 / 58e3, 1e-9);
+}
+
+TEST(FabricNormalRdma, RatesComeFromTheBackendBlock) {
+  FabricProfile p = testing::hand_profile();
+  EXPECT_FALSE(normal_rdma_rates(p, "nvshmem-proxy").has_value());  // none in the block
+  EXPECT_FALSE(normal_rdma_rates(p, "absent").has_value());
+  p.a2a["nvshmem-proxy"]["normal_ranks"] = 16;
+  p.a2a["nvshmem-proxy"]["normal_tokens_per_rank"] = 4096;
+  p.a2a["nvshmem-proxy"]["normal_dispatch_rdma_GBps"] = 54.98;
+  p.a2a["nvshmem-proxy"]["normal_combine_rdma_GBps"] = -1;  // impossible: named
+  try {
+    normal_rdma_rates(p, "nvshmem-proxy");
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "hand-profile.json");
+    EXPECT_NE(e.field().find("normal_combine_rdma_GBps"), std::string::npos) << e.field();
+  }
+  p.a2a["nvshmem-proxy"]["normal_combine_rdma_GBps"] = 58.48;
+  const auto r = normal_rdma_rates(p, "nvshmem-proxy");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->ranks, 16);
+  EXPECT_DOUBLE_EQ(r->combine_GBps, 58.48);
+}
+
+}  // namespace pdsim::normal_rdma_test

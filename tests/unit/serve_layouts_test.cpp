@@ -95,7 +95,16 @@ TEST(LayoutDeployment, WhatCannotRunIsRefusedByField) {
   m = message({"decode.dp=8", "decode.dp_attention=true", "decode.enable_dp_lm_head=true"});
   EXPECT_NE(m.find("field 'decode.dp': dp = tp (16) with DP attention"), std::string::npos) << m;
   m = message({"prefill.moe_a2a_backend=deepep"});
-  EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend"), std::string::npos) << m;
+  EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend; backend 'cpu-proxy' of fabric "
+                   "profile 'efa-p5en' has no normal-mode rates across nodes"),
+            std::string::npos)
+      << m;
+  // DeepEP over NVSHMEM's libfabric proxy has published EP16 normal-mode rates: it runs.
+  const Deployment d = build_deployment(load_scenario(
+      dsr1("baseline"), {"prefill.moe_a2a_backend=deepep", "fabric.a2a_backend=nvshmem-proxy"}));
+  ASSERT_TRUE(d.prefill_normal_rdma.has_value());
+  EXPECT_EQ(d.prefill_normal_rdma->ranks, 16);
+  EXPECT_DOUBLE_EQ(d.prefill_normal_rdma->dispatch_GBps, 54.98);
   m = message({"fabric.fidelity=packet"});
   EXPECT_NE(m.find("field 'fabric.fidelity': analytic (the packet engine simulates the decode "
                    "all-to-all"),

@@ -1,5 +1,6 @@
 #include "sim/serve/actors/prefill_chunk_timer.hpp"
 
+#include "sim/fabric/normal_rdma_a2a.hpp"
 #include "sim/fabric/transfers.hpp"
 
 namespace pdsim {
@@ -65,12 +66,27 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
   if (moe_layers > 0 && l.ep > 1 && !l.moe_full) {
     A2AConfig a = d_.a2a;
     a.hidden = d_.model.hidden;
-    const double copies =
-        tokens_per_gpu * expected_distinct_ranks(d_.model.n_routed_experts, l.ep, d_.model.top_k);
-    const double dispatch = nvlink_normal_a2a_us(
-        d_.fabric, copies * a2a_message_bytes(a, A2APhase::dispatch), l.ep, A2APhase::dispatch);
-    const double combine = nvlink_normal_a2a_us(
-        d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine), l.ep, A2APhase::combine);
+    // The MLP's tokens are scattered over the tp GPUs (cp × attention TP), as the compute model
+    // splits them.
+    const double moe_tokens = new_tokens / l.tp;
+    double dispatch = 0, combine = 0;
+    if (l.ep > a.gpus_per_node && d_.prefill_normal_rdma) {  // checked by the deployment
+      a.ep_ranks = l.ep;
+      a.num_experts = d_.model.n_routed_experts;
+      a.top_k = d_.model.top_k;
+      const NormalRdmaRates& r = *d_.prefill_normal_rdma;
+      dispatch = normal_rdma_a2a_us(
+          r, normal_rdma_bytes_per_rank(a, moe_tokens, A2APhase::dispatch), A2APhase::dispatch);
+      combine = normal_rdma_a2a_us(r, normal_rdma_bytes_per_rank(a, moe_tokens, A2APhase::combine),
+                                   A2APhase::combine);
+    } else {
+      const double copies =
+          moe_tokens * expected_distinct_ranks(d_.model.n_routed_experts, l.ep, d_.model.top_k);
+      dispatch = nvlink_normal_a2a_us(d_.fabric, copies * a2a_message_bytes(a, A2APhase::dispatch),
+                                      l.ep, A2APhase::dispatch);
+      combine = nvlink_normal_a2a_us(d_.fabric, copies * a2a_message_bytes(a, A2APhase::combine),
+                                     l.ep, A2APhase::combine);
+    }
     c.a2a_us = moe_layers * (dispatch + combine);
   }
   if (l.cp == 1) {

@@ -41,7 +41,7 @@ void need_collective_profile(const Scenario& s, const std::string& role,
 }
 
 void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& inst,
-                   const SglangParallel& l) {
+                   const SglangParallel& l, const std::optional<NormalRdmaRates>& rdma) {
   const auto& p = s.prefill;
   const int gpus = p.nodes_per_instance * inst.gpus_per_node;
   auto bad = [&](const std::string& why) { throw InfeasibleError("prefill: " + why); };
@@ -53,10 +53,14 @@ void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& 
   if (p.cp > 1 && p.tp > inst.gpus_per_node)
     bad("tp " + std::to_string(p.tp) + " spans nodes with cp " + std::to_string(p.cp) +
         "; context parallelism is modelled inside one node only");
-  if (m.is_moe() && l.moe_a2a && p.ep > inst.gpus_per_node)
-    bad("ep " + std::to_string(p.ep) +
-        " spans nodes with the DeepEP backend; normal-mode EP all-to-all across nodes has no "
-        "measured figure in pdsim yet (moe_a2a_backend none runs it as an all-reduce)");
+  if (m.is_moe() && l.moe_a2a && p.ep > inst.gpus_per_node && (!rdma || rdma->ranks != p.ep))
+    bad("ep " + std::to_string(p.ep) + " spans nodes with the DeepEP backend; backend '" +
+        s.fabric.a2a_backend + "' of fabric profile '" + s.fabric.profile +
+        (rdma ? "' has normal-mode rates across nodes for EP " + std::to_string(rdma->ranks) +
+                    " only"
+              : "' has no normal-mode rates across nodes") +
+        " (a2a." + s.fabric.a2a_backend +
+        ".normal_*_rdma_GBps; moe_a2a_backend none runs the MoE as an all-reduce)");
   if (m.is_moe() && l.moe_a2a && p.ep != p.tp)
     throw InputError(
         s.file, "prefill.ep",
@@ -178,7 +182,8 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   }
   d.decode_layout = decode_parallel(s, d.model);
   d.prefill_layout = prefill_parallel(s, d.model);
-  check_prefill(s, d.model, d.instance, d.prefill_layout);
+  if (d.model.is_moe()) d.prefill_normal_rdma = normal_rdma_rates(d.fabric, s.fabric.a2a_backend);
+  check_prefill(s, d.model, d.instance, d.prefill_layout, d.prefill_normal_rdma);
   check_decode(s, d.model, d.instance, d.decode_layout);
   if (!s.fabric.collective_profile.empty())
     d.collective = std::make_shared<const CollectiveProfile>(

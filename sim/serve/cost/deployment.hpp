@@ -3,12 +3,14 @@
 // type, GPU profile, fabric profile, compute model, memory plans and all-to-all configuration —
 // with every feasibility check done once, before anything is simulated.
 #include <memory>
+#include <optional>
 
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
 #include "models/sglang_parallel.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/fabric/collective_profile.hpp"
+#include "sim/fabric/normal_rdma_a2a.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/cost/decode_passes.hpp"
 #include "sim/serve/cost/fabric_fidelity.hpp"
@@ -26,6 +28,8 @@ struct Deployment {
   FabricProfile fabric;
   std::shared_ptr<const ComputeModel> compute;
   std::shared_ptr<const A2ABackend> a2a_backend;
+  // The backend's normal-mode rates across nodes (prefill EP spanning nodes); nullopt: none.
+  std::optional<NormalRdmaRates> prefill_normal_rdma;
   std::shared_ptr<const FabricFidelity> fidelity;  // fabric.fidelity
   ServingProfile serving;                          // host-side costs of the serving stack
   double accept_prob = 0;  // speculative: per-token acceptance (profile or scenario override)
