@@ -7,6 +7,7 @@
 
 #include "calibrate/fit_link.hpp"
 #include "calibrate/measurement.hpp"
+#include "calibrate/normal_rdma_rows.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 
@@ -21,14 +22,12 @@ std::vector<JsonNode> load_all(const std::vector<std::string>& files) {
 
 // Backend inputs that are published configuration rather than fitted values: UCCL-EP's proxy
 // path ("proxy_path") for cpu-proxy; a library's configuration read from its source
-// ("proxy_config", one row per backend: every number but "backend" is a setting); a backend's
-// published cross-node normal-mode rates ("a2a_normal_rdma", the same row form;
-// sim/fabric/normal_rdma_a2a.hpp).
+// ("proxy_config", one row per backend: every number but "backend" is a setting).
 Json backend_settings(const std::string& backend, const std::vector<JsonNode>& docs) {
   Json s = Json::object();
   for (const auto& d : docs) {
     const std::string probe = d.at("probe").string();
-    if (probe == "proxy_config" || probe == "a2a_normal_rdma") {
+    if (probe == "proxy_config") {
       const JsonNode rows = d.at("results");
       for (size_t i = 0; i < rows.size(); ++i) {
         const JsonNode r = rows.at(i);
@@ -193,6 +192,10 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
     A2AFitResult r = fit_a2a_backend(backend, p, backend_settings(backend, docs), rows, o);
     p.a2a[backend] = r.block;
     a2a_fit[backend] = r.report;
+    Json normal_report;
+    const Json normal = normal_rdma_settings(backend, docs, &normal_report);
+    for (auto& [k, v] : normal.items()) p.a2a[backend][k] = v;
+    if (!normal_report.is_null()) a2a_fit[backend]["normal_rdma"] = normal_report;
     primary[backend] = r;
   }
   if (opt.transport == "srd" && !p.a2a.contains("ibgda"))

@@ -9,7 +9,11 @@
 # Every line carries the container environment of serve-pd.sh@911c L125-137 (README section
 # 2.2): NVSHMEM_REMOTE_TRANSPORT=libfabric makes the DeepEP configurations' all-to-all backend
 # nvshmem-proxy (DeepEP over NVSHMEM's libfabric proxy); MOONCAKE_PROTOCOL=efa keeps the KV cache
-# on EFA RDMA; the rest has no effect on the model and is listed as ignored.
+# on EFA RDMA; the rest has no effect on the model and is listed as ignored. The UCCL-EP rows
+# ran on a third image whose launcher is not published (README sections 1 and 2.2): UCCL-EP's
+# deep_ep_wrapper replaces DeepEP and NVSHMEM, so their lines carry the environment without the
+# NVSHMEM variables and keep the base scenario's all-to-all backend, cpu-proxy (UCCL-EP's). Which
+# of a GPU's two NICs UCCL-EP drove is not published: decode.a2a_nics stays the base's (all).
 #
 # Not imported as run, and why:
 #  - DP prefill (--dp-size 16 --enable-dp-attention on the prefill role): pdsim models one
@@ -23,7 +27,7 @@ ENV="NCCL_SOCKET_IFNAME=enp71s0 GLOO_SOCKET_IFNAME=enp71s0 FI_PROVIDER=efa \
 FI_EFA_USE_DEVICE_RDMA=1 NVSHMEM_REMOTE_TRANSPORT=libfabric NVSHMEM_LIBFABRIC_PROVIDER=efa \
 NVSHMEM_NETDEVS_POLICY=EXTERNAL_SHARING_PCIE_SWITCH_NIC_EXCLUSIVE NVSHMEM_BOOTSTRAP=UID \
 MOONCAKE_PROTOCOL=efa MC_FORCE_AUTO_DISCOVERY=1"
-COMMON="$ENV python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --trust-remote-code \
+LAUNCH="python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --trust-remote-code \
 --disaggregation-transfer-backend mooncake --disaggregation-bootstrap-port 8998 --nnodes 2 \
 --node-rank 0 --dist-init-addr 10.0.0.1:29500 --host 0.0.0.0 --port 30000 --watchdog-timeout 1200"
 PREFILL="--disaggregation-mode prefill --mem-fraction-static 0.82 --chunked-prefill-size 16384"
@@ -37,7 +41,8 @@ DP_DECODE="--mem-fraction-static 0.78 --cuda-graph-bs 128 --max-running-requests
 one() {  # name, MoE flags, decode role flags, description[, prefill MoE flags if not the same]
   out="$OUT/dsr1-2p2d-p5en-$1.json"
   "$PDSIM" import sglang --base "$HERE/dsr1-2p2d-p5en-baseline.json" \
-    --prefill "$COMMON ${5:-$2} $PREFILL" --decode "$COMMON $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
+    --prefill "${LINE_ENV-$ENV} $LAUNCH ${5:-$2} $PREFILL" \
+    --decode "${LINE_ENV-$ENV} $LAUNCH $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
   both=" on both roles"
   [ -z "${5:-}" ] || both=""
   desc="DeepSeek-R1 2P2D on 4 x p5en as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it\
@@ -68,4 +73,15 @@ one deepep "$DEEPEP --deepep-mode auto" "--mem-fraction-static 0.82 $GRAPHS" \
   "the 'DeepEP' configuration ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport)"
 one deepep-dp "$DEEPEP" "--deepep-mode low_latency $DP $DP_DECODE" \
   "the 'DeepEP+DP' configuration ($DEEPEP, decode --deepep-mode low_latency with DP attention 16; prefill --deepep-mode normal without its DP flags)" \
+  "$DEEPEP --deepep-mode normal"
+# UCCL-EP (held out of the measurement folder: its rows check these predictions). Modes pinned per
+# role; decode --mem-fraction-static 0.70 as the script has it (the prose says 0.78 for UCCL+DP).
+UCCL_ENV="NCCL_SOCKET_IFNAME=enp71s0 GLOO_SOCKET_IFNAME=enp71s0 FI_PROVIDER=efa \
+FI_EFA_USE_DEVICE_RDMA=1 MOONCAKE_PROTOCOL=efa MC_FORCE_AUTO_DISCOVERY=1"
+LINE_ENV=$UCCL_ENV one uccl "$DEEPEP" "--deepep-mode low_latency --mem-fraction-static 0.70 $GRAPHS" \
+  "the 'UCCL-EP' configuration ($DEEPEP on the UCCL-EP image: cpu-proxy; decode --deepep-mode low_latency, prefill --deepep-mode normal, no DP attention)" \
+  "$DEEPEP --deepep-mode normal"
+LINE_ENV=$UCCL_ENV one uccl-dp "$DEEPEP" \
+  "--deepep-mode low_latency $DP --cuda-graph-bs 128 --max-running-requests 256 --mem-fraction-static 0.70" \
+  "the 'UCCL-EP+DP' configuration ($DEEPEP on the UCCL-EP image: cpu-proxy; decode --deepep-mode low_latency with DP attention 16, prefill --deepep-mode normal without its DP flags)" \
   "$DEEPEP --deepep-mode normal"

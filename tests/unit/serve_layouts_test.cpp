@@ -94,8 +94,8 @@ TEST(LayoutDeployment, WhatCannotRunIsRefusedByField) {
       << m;
   m = message({"decode.dp=8", "decode.dp_attention=true", "decode.enable_dp_lm_head=true"});
   EXPECT_NE(m.find("field 'decode.dp': dp = tp (16) with DP attention"), std::string::npos) << m;
-  m = message({"prefill.moe_a2a_backend=deepep"});
-  EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend; backend 'cpu-proxy' of fabric "
+  m = message({"prefill.moe_a2a_backend=deepep", "fabric.a2a_backend=batched-proxy"});
+  EXPECT_NE(m.find("ep 16 spans nodes with the DeepEP backend; backend 'batched-proxy' of fabric "
                    "profile 'efa-p5en' has no normal-mode rates across nodes"),
             std::string::npos)
       << m;
