@@ -26,6 +26,21 @@ export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
   --name efa-p5en --transport srd --instance p5en.48xlarge \
   -o models/profiles/fabric/efa-p5en.json
 
+# AWS p5.48xlarge: 8x H100, 32x 100 Gb/s EFA (SRD). Only DeepEP over NVSHMEM's libfabric proxy has
+# published all-to-all figures on p5 (nvshmem-proxy: low-latency and normal mode, whn09), so it is
+# the only all-to-all backend in this profile; the p5en build of the same test is the alternate.
+# Transferred from p5en, each stated in the profile's notes: the EFA round trip (same SRD), the
+# Mooncake curve (per NIC: scaled by NICs used, capped at 32 x 100 Gb/s x efficiency), NVLink
+# (H100 and H200 share the NVLink 4 NVSwitch baseboard).
+"$PDSIM" calibrate fit \
+  $M/nvshmem-libfabric-source.json $M/deepep-nvshmem-efa-p5-ll.json \
+  $M/deepep-nvshmem-efa-p5-normal.json $M/uccl-blog-rtt-efa.json $M/mooncake-efa-p5en.json \
+  $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
+  --alternate $M/deepep-nvshmem-efa-p5en-ll.json \
+  --fix nvshmem-proxy.latency_us=10 \
+  --name efa-p5 --transport srd --instance p5.48xlarge \
+  -o models/profiles/fabric/efa-p5.json
+
 # On-prem 8x H200 + ConnectX-7 400 Gb/s per GPU, RoCE v2 (RC). NVLink figures are the H200
 # node's (p5en has the same H200 NVSwitch baseboard).
 "$PDSIM" calibrate fit \

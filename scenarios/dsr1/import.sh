@@ -38,21 +38,27 @@ DP_DECODE="--mem-fraction-static 0.78 --cuda-graph-bs 128 --max-running-requests
 # Model, cluster, fabric and workload come from the baseline scenario (every configuration shares
 # them); import replaces the prefill and decode sections. Then the name and description follow
 # the configuration.
-one() {  # name, MoE flags, decode role flags, description[, prefill MoE flags if not the same]
-  out="$OUT/dsr1-2p2d-p5en-$1.json"
-  "$PDSIM" import sglang --base "$HERE/dsr1-2p2d-p5en-baseline.json" \
+# BASE_FILE, and CLUSTER and USE (in the description), may be set for one call.
+one_named() {  # scenario name, MoE flags, decode role flags, description[, prefill MoE flags]
+  out="$OUT/$1.json"
+  "$PDSIM" import sglang --base "${BASE_FILE:-$HERE/dsr1-2p2d-p5en-baseline.json}" \
     --prefill "${LINE_ENV-$ENV} $LAUNCH ${5:-$2} $PREFILL" \
     --decode "${LINE_ENV-$ENV} $LAUNCH $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
   both=" on both roles"
   [ -z "${5:-}" ] || both=""
-  desc="DeepSeek-R1 2P2D on 4 x p5en as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it\
+  desc="DeepSeek-R1 2P2D on ${CLUSTER:-4 x p5en} as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it\
  (RESULTS-2p2d@911c): $4$both; the decode-table workload (256 in / 512 out, concurrency\
  32, 64 prompts released at once). Made by import.sh from the published launch lines (flags without\
- effect on the model: host, ports, rendezvous, watchdog); the what-if table in scenarios/README.md\
- runs it at every published point."
-  sed -e "s|\"name\": \"[^\"]*\"|\"name\": \"dsr1-2p2d-p5en-$1\"|" \
+ effect on the model: host, ports, rendezvous, watchdog); ${USE:-the what-if table in\
+ scenarios/README.md runs it at every published point}."
+  sed -e "s|\"name\": \"[^\"]*\"|\"name\": \"$1\"|" \
       -e "s|\"description\": \".*\",\$|\"description\": \"$desc\",|" "$out.tmp" > "$out"
   rm -f "$out.tmp"
+}
+one() {  # configuration name (the scenario is dsr1-2p2d-p5en-NAME), then as one_named
+  name=$1
+  shift
+  one_named "dsr1-2p2d-p5en-$name" "$@"
 }
 # SGLang picks the capture list when --cuda-graph-bs is not given; the source says each rank
 # "captures the full batch-size list [1..512]" then (RESULTS-2p2d@911c L262): max 512.
@@ -85,3 +91,14 @@ LINE_ENV=$UCCL_ENV one uccl-dp "$DEEPEP" \
   "--deepep-mode low_latency $DP --cuda-graph-bs 128 --max-running-requests 256 --mem-fraction-static 0.70" \
   "the 'UCCL-EP+DP' configuration ($DEEPEP on the UCCL-EP image: cpu-proxy; decode --deepep-mode low_latency with DP attention 16, prefill --deepep-mode normal without its DP flags)" \
   "$DEEPEP --deepep-mode normal"
+# The DeepEP configuration on 4 x p5.48xlarge (H100 80 GB, 32 x 100 Gb/s EFA): the source's p5
+# rows are held out of the measurement folder. Same launch lines; the base swaps the instance, its
+# fabric profile (efa-p5) and the GPU profile (h100-datasheet: no H100 was measured here).
+P5_BASE=$(mktemp)
+sed -e 's/"p5en.48xlarge"/"p5.48xlarge"/' -e 's/"efa-p5en"/"efa-p5"/' \
+    -e 's/"h200-measured"/"h100-datasheet"/' "$HERE/dsr1-2p2d-p5en-baseline.json" > "$P5_BASE"
+BASE_FILE=$P5_BASE CLUSTER="4 x p5.48xlarge (H100)" \
+  USE="its rows are held out of the measurement folder, to check it" one_named dsr1-2p2d-p5-deepep \
+  "$DEEPEP --deepep-mode auto" "--mem-fraction-static 0.82 $GRAPHS" \
+  "the 'DeepEP' configuration ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport)"
+rm -f "$P5_BASE"

@@ -71,6 +71,19 @@ TEST(CalibrateFitProfiles, EfaP5enEqualsItsFit) {
   check_profile_matches_fit(o);
 }
 
+TEST(CalibrateFitProfiles, EfaP5EqualsItsFit) {
+  ProfileFitOptions o;
+  o.name = "efa-p5";
+  o.transport = "srd";
+  o.instance = "p5.48xlarge";
+  o.files = in_published({"nvshmem-libfabric-source", "deepep-nvshmem-efa-p5-ll",
+                          "deepep-nvshmem-efa-p5-normal", "uccl-blog-rtt-efa", "mooncake-efa-p5en",
+                          "nccl-allreduce-p5en", "uccl-ep-p5en-normal"});
+  o.alternates = in_published({"deepep-nvshmem-efa-p5en-ll"});
+  o.fixed["nvshmem-proxy"]["latency_us"] = 10.0;  // as regenerate_profiles.sh
+  check_profile_matches_fit(o);
+}
+
 TEST(CalibrateFitProfiles, RoceCx7EqualsItsFit) {
   ProfileFitOptions o;
   o.name = "roce-cx7";
