@@ -198,10 +198,14 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
     if (!normal_report.is_null()) a2a_fit[backend]["normal_rdma"] = normal_report;
     primary[backend] = r;
   }
-  if (opt.transport == "srd" && !p.a2a.contains("ibgda"))
+  if (opt.transport == "srd" && !p.a2a.contains("ibgda")) {
+    std::string fitted;  // the proxy backends this profile has
+    for (const auto& [b, block] : p.a2a.items()) fitted += (fitted.empty() ? "" : " or ") + b;
     p.a2a["ibgda"] = {{"unsupported",
-                       "EFA does not let the GPU ring the NIC doorbell (no IBGDA); use cpu-proxy "
-                       "or batched-proxy"}};
+                       "EFA does not let the GPU ring the NIC doorbell (no IBGDA); "
+                       "use " +
+                           fitted}};
+  }
   fit["a2a"] = a2a_fit;
 
   // Alternates: each file on its own, compared with the primary fit of the same backend.
