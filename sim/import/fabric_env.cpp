@@ -9,6 +9,7 @@ namespace {
 const char* const kTransport = "NVSHMEM_REMOTE_TRANSPORT";
 const char* const kIbgda = "NVSHMEM_IB_ENABLE_IBGDA";
 const char* const kMooncake = "MOONCAKE_PROTOCOL";
+const char* const kForceTcp = "MC_FORCE_TCP";
 
 const std::string* find(const RoleEnv& r, const char* var) {
   auto it = r.env->find(var);
@@ -42,6 +43,10 @@ std::string a2a_backend(const RoleEnv& r) {
 }
 
 void check_mooncake(const RoleEnv& r) {
+  if (const std::string* f = find(r, kForceTcp); f && *f != "0" && *f != "false")
+    throw InputError(r.what, kForceTcp,
+                     "0 or unset: Mooncake's TCP transport (the KV cache over the hosts' TCP "
+                     "stack) has no model in pdsim yet, so nothing is imported");
   const std::string* m = find(r, kMooncake);
   if (!m || *m == "rdma" || *m == "efa") return;
   if (*m == "tcp")
@@ -54,7 +59,7 @@ void check_mooncake(const RoleEnv& r) {
 }  // namespace
 
 bool is_fabric_env(const std::string& var) {
-  return var == kTransport || var == kIbgda || var == kMooncake;
+  return var == kTransport || var == kIbgda || var == kMooncake || var == kForceTcp;
 }
 
 Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode) {

@@ -5,7 +5,10 @@
 //     through NVSHMEM's libfabric proxy → fabric.a2a_backend "nvshmem-proxy";
 //   NVSHMEM_IB_ENABLE_IBGDA=1 (over the ibrc transport): GPU-initiated → "ibgda";
 //   MOONCAKE_PROTOCOL: "rdma" (or "efa") is what pdsim models; "tcp" (Mooncake's TCP transport,
-//     also its silent fallback) is refused: the KV transfer over TCP has no model yet.
+//     also its silent fallback) is refused: the KV transfer over TCP has no model yet;
+//   MC_FORCE_TCP (Mooncake transfer engine: TCP even with RDMA devices; transfer_engine_impl.cpp
+//     at 3b5a5941 L209-218, and what newer SGLang's --disaggregation-transfer-backend mooncake_tcp
+//     sets) is refused likewise unless "0" or "false".
 // The settings must agree between the roles that give them. What is read is returned as the
 // scenario's "fabric" section patch (empty when nothing applies).
 #include <map>

@@ -190,6 +190,8 @@ TEST(ImportSglang, EnvironmentChoosesTheAllToAllBackend) {
     EXPECT_NE(msg.find(var), std::string::npos) << msg;
   };
   expect(error_of({"MOONCAKE_PROTOCOL=tcp " + pre, dec, ""}), "--prefill", "MOONCAKE_PROTOCOL");
+  expect(error_of({pre, "MC_FORCE_TCP=1 " + dec, ""}), "--decode", "MC_FORCE_TCP");
+  EXPECT_EQ(error_of({pre, "MC_FORCE_TCP=0 " + dec, ""}), "");
   expect(error_of({pre, "NVSHMEM_REMOTE_TRANSPORT=ucx " + dec + deepep, ""}), "--decode",
          "NVSHMEM_REMOTE_TRANSPORT");
   // Two roles on DeepEP with different transports: one backend per scenario.
