@@ -1,5 +1,8 @@
 #include "reports/text_report.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "reports/breakdown.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text_format.hpp"
@@ -90,6 +93,42 @@ std::string bench_text_block(const Json& s) {
   return o;
 }
 
+// The decode all-to-all's evidence (sim/fabric/a2a_fit_evidence.hpp): what was fitted, to how
+// many rows at which EP, and how far the alternate measurements move each fitted parameter.
+void a2a_evidence_lines(const Json& pd, std::string& o) {
+  auto line = [&o](const std::string& label, const std::string& value) {
+    o += bench_line(label, value) + "\n";
+  };
+  const Json* e = &pd;
+  for (const char* k : {"decode", "cost_model", "a2a_profile"}) {
+    if (!e->is_object() || !e->contains(k)) return;
+    e = &e->at(k);
+  }
+  if (!e->is_object()) return;
+  std::string eps;
+  const Json measured_ep = e->value("measured_ep", Json::array());
+  const Json fitted = e->value("fitted_parameters", Json::object());
+  for (const auto& ep : measured_ep) eps += (eps.empty() ? "" : ", ") + ep.dump();
+  line("All-to-all profile:",
+       e->value("backend", std::string()) + " @ " + e->value("profile", std::string()));
+  line("  fitted to rows (EP):", e->value("fit_rows", Json(0)).dump() + " (EP " + eps + ")");
+  if (e->contains("rms_rel_error"))
+    line("  fit rms error:", fmt_fixed(100 * e->at("rms_rel_error").get<double>(), 1) + " %");
+  for (const auto& [name, p] : fitted.items()) {
+    std::string v = fmt_fixed(p.value("value", 0.0), 3);
+    if (p.contains("std_error") && p.at("std_error").is_number())
+      v += " ± " + fmt_fixed(p.at("std_error").get<double>(), 3);
+    if (p.contains("alternates")) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (const auto& [f, a] : p.at("alternates").items())
+        if (a.is_number()) lo = std::min(lo, a.get<double>()), hi = std::max(hi, a.get<double>());
+      if (lo < hi) v += " (alternates " + fmt_fixed(lo, 3) + "–" + fmt_fixed(hi, 3) + ")";
+      if (lo == hi) v += " (alternate " + fmt_fixed(lo, 3) + ")";
+    }
+    line("  " + name + ":", v);
+  }
+}
+
 std::string pdsim_breakdown_text(const Json& s) {
   std::string o = centered(" pdsim breakdown ", '-', 50) + "\n";
   auto line = [&o](const std::string& label, const std::string& value) {
@@ -115,6 +154,7 @@ std::string pdsim_breakdown_text(const Json& s) {
   line("Decode queue wait mean (ms):", ms({"queueing", "decode_wait_mean_s"}));
   if (s.contains("pdsim") && s.at("pdsim").is_object()) {
     const Json& pd = s.at("pdsim");
+    a2a_evidence_lines(pd, o);
     if (pd.contains("scenario") && pd.at("scenario").is_string())
       line("Scenario:", pd.at("scenario").get<std::string>());
     if (pd.contains("seed")) line("Seed:", pd.at("seed").dump());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/fabric/a2a_fit_evidence.hpp"
 #include "sim/serve/cost/packet_phase_oracle.hpp"
 
 namespace pdsim {
@@ -192,6 +193,8 @@ double DecodeIterationTimer::collectives_us(const std::vector<int>& tokens, int 
 Json DecodeIterationTimer::stats() const {
   Json j = cost_.stats();
   j["collectives"] = collectives_.stats();
+  if (d_.a2a_backend && d_.decode_layout.moe_a2a)
+    j["a2a_profile"] = a2a_fit_evidence(d_.fabric, d_.a2a_backend->name());
   j["cuda_graph_bs"] = graph_bs_;
   return j;
 }
