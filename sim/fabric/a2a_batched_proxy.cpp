@@ -37,16 +37,7 @@ class BatchedProxyBackend : public LinearA2ABackend {
     t.fixed.reserve(2);
     t.fixed.push_back(std::move(lat));
     t.fixed.push_back(std::move(counts));
-    const double rate = rdma_bytes_per_us(c);
-    LinearTerm wire_send = term("wire_us"), wire_recv = term("wire_us");
-    wire_send.coef[kWire] = l.remote_send_bytes / rate;
-    wire_recv.coef[kWire] = l.remote_recv_bytes / rate;
-    const double nvl = nvlink_bytes_per_us();
-    t.branches.reserve(4);
-    t.branches.push_back(std::move(wire_send));
-    t.branches.push_back(std::move(wire_recv));
-    t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
-    t.branches.push_back(term("nvlink_us", l.nvlink_recv_bytes / nvl));
+    add_wire_and_nvlink_branches(t, c, l, kWire);
     return t;
   }
 };

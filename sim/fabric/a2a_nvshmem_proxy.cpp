@@ -53,17 +53,8 @@ class NvshmemProxyBackend : public LinearA2ABackend {
     const double ops = l.remote_send_msgs + ops_per_signal_ * ll_remote_signals(c);
     LinearTerm proxy = term("proxy_us");
     proxy.coef[kPost] = ops / threads_;
-    const double rate = rdma_bytes_per_us(c);
-    LinearTerm wire_send = term("wire_us"), wire_recv = term("wire_us");
-    wire_send.coef[kWire] = l.remote_send_bytes / rate;
-    wire_recv.coef[kWire] = l.remote_recv_bytes / rate;
-    const double nvl = nvlink_bytes_per_us();
-    t.branches.reserve(5);
     t.branches.push_back(std::move(proxy));
-    t.branches.push_back(std::move(wire_send));
-    t.branches.push_back(std::move(wire_recv));
-    t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
-    t.branches.push_back(term("nvlink_us", l.nvlink_recv_bytes / nvl));
+    add_wire_and_nvlink_branches(t, c, l, kWire);
     return t;
   }
 

@@ -58,6 +58,20 @@ double LinearA2ABackend::rdma_bytes_per_us(const A2AConfig& c) const {
   return gbps_to_bytes_per_s(c.nic_gbps) * c.nics_per_gpu * rdma_nic_efficiency_ * 1e-6;
 }
 
+void LinearA2ABackend::add_wire_and_nvlink_branches(RankTerms& t, const A2AConfig& c,
+                                                    const RankLoad& l, size_t wire_param) const {
+  const double rate = rdma_bytes_per_us(c);
+  LinearTerm wire_send = term("wire_us"), wire_recv = term("wire_us");
+  wire_send.coef[wire_param] = l.remote_send_bytes / rate;
+  wire_recv.coef[wire_param] = l.remote_recv_bytes / rate;
+  const double nvl = nvlink_bytes_per_us();
+  t.branches.reserve(t.branches.size() + 4);
+  t.branches.push_back(std::move(wire_send));
+  t.branches.push_back(std::move(wire_recv));
+  t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
+  t.branches.push_back(term("nvlink_us", l.nvlink_recv_bytes / nvl));
+}
+
 double LinearA2ABackend::nvlink_bytes_per_us() const {
   return GBps_to_bytes_per_s(nvlink_GBps_) * 1e-6;
 }

@@ -64,6 +64,11 @@ class LinearA2ABackend : public A2ABackend {
   LinearTerm term(const std::string& name, double constant_us = 0) const;
   double rdma_bytes_per_us(const A2AConfig& c) const;  // line rate × framing efficiency, per GPU
   double nvlink_bytes_per_us() const;
+  // Appends the branches the proxy backends share, in this order: wire send and wire receive
+  // (remote bytes / RDMA rate × parameter `wire_param`, the wire time factor), then NVLink send
+  // and receive (bytes / nvlink rate).
+  void add_wire_and_nvlink_branches(RankTerms& t, const A2AConfig& c, const RankLoad& l,
+                                    size_t wire_param) const;
   const JsonNode& block() const { return block_; }
   bool intranode_nvlink() const { return intranode_nvlink_; }
 
