@@ -1,11 +1,14 @@
 #include "reports/text_report.hpp"
 
+#include "sim/core/text_align.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 #include "reports/breakdown.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text_format.hpp"
+#include "sim/core/text_align.hpp"
 
 namespace pdsim {
 namespace {
@@ -129,6 +132,27 @@ void a2a_evidence_lines(const Json& pd, std::string& o) {
   }
 }
 
+// Mooncake's TCP fallback (sim/serve/cost/kv_engine.hpp): the rate it rests on, and a warning
+// when the run's concurrency is above where a published run of it failed.
+void kv_tcp_lines(const Json& s, std::string& o) {
+  const Json* t = &s;
+  for (const char* k : {"pdsim", "kv_transfer", "tcp_transport"}) {
+    if (!t->is_object() || !t->contains(k)) return;
+    t = &t->at(k);
+  }
+  if (!t->is_object()) return;
+  const Json range = t->value("rate_range_GBps", Json::array());
+  std::string v = t->value("name", std::string()) + ", " +
+                  fmt_fixed(t->value("rate_GBps", 0.0), 2) + " GB/s per rank";
+  if (range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number())
+    v += " (published " + fmt_fixed(range[0].get<double>(), 2) + "–" +
+         fmt_fixed(range[1].get<double>(), 2) + ")";
+  o += bench_line("KV over TCP:", v) + "\n";
+  const Json outside = t->value("outside_measured", Json());
+  if (outside.is_string())
+    o += wrap("outside what was measured: " + outside.get<std::string>(), 98, "  ");
+}
+
 std::string pdsim_breakdown_text(const Json& s) {
   std::string o = centered(" pdsim breakdown ", '-', 50) + "\n";
   auto line = [&o](const std::string& label, const std::string& value) {
@@ -150,6 +174,7 @@ std::string pdsim_breakdown_text(const Json& s) {
   };
   line("KV transfer mean (ms):", ms({"kv_transfer", "mean_s"}));
   line("KV transfer p99 (ms):", ms({"kv_transfer", "p99_s"}));
+  kv_tcp_lines(s, o);
   line("Prefill queue wait mean (ms):", ms({"queueing", "prefill_wait_mean_s"}));
   line("Decode queue wait mean (ms):", ms({"queueing", "decode_wait_mean_s"}));
   if (s.contains("pdsim") && s.at("pdsim").is_object()) {

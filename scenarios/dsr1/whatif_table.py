@@ -4,11 +4,15 @@
 Reads the measurement folder's decode.csv and prefill.csv (one row per published table cell;
 deduplicated on point_id as its README says), runs `pdsim run` on this folder's scenario of the
 row's configuration with the row's workload (input and output length, concurrency, prompts, all
-released at once), and prints a Markdown table: decode rows compare mean TPOT, prefill rows mean
-TTFT and input throughput. A row without a prediction says why. The medians of |error| per
-configuration close the table.
+released at once; the KV over Mooncake's TCP transport for the tcp_vs_efa table's TCP rows),
+and prints a Markdown table: decode rows compare mean TPOT, prefill rows mean TTFT and input
+throughput. A row without a prediction says why; a prediction beyond the concurrency where a
+published run of its transport failed says so. The medians of |error| per configuration close the
+table.
 
-Nothing here is fitted: the scenarios take their parameters from the profiles they name.
+Nothing here is fitted: the scenarios take their parameters from the profiles they name (the TCP
+transport's sharing rule was chosen with the TCP rows at concurrency 1 and 8; its rate is
+published, models/catalog/kv_transport/mooncake-tcp.json).
 
 Usage: scenarios/dsr1/whatif_table.py MEASUREMENTS_DIR [--pdsim build/pdsim]
 """
@@ -46,8 +50,6 @@ def rows(path):
 
 
 def why_not(r, role):
-    if r["kv_transport"] != "efa":
-        return "KV over Mooncake's TCP fallback: not modelled"
     if role == "prefill" and r["dp_attention"] == "1":
         return "DP-attention prefill: not modelled"
     if role == "prefill" and not r["concurrency"]:
@@ -62,6 +64,8 @@ def run(pdsim, scenario, r, out_dir):
         "workload.range_ratio": "1",
         "workload.max_concurrency": r["concurrency"],
         "workload.num_prompts": r["num_prompts"],
+        # MOONCAKE_PROTOCOL=tcp instead of efa: Mooncake's TCP transport (models/catalog/kv_transport)
+        "prefill.kv_protocol": "tcp" if r["kv_transport"] == "tcp" else "rdma",
     }
     cmd = [pdsim, "run", os.path.join(HERE, scenario), "--out", out_dir]
     for k, v in sets.items():
@@ -92,6 +96,8 @@ def main():
         for role in ("decode", "prefill"):
             for i, r in enumerate(rows(os.path.join(a.measurements, role + ".csv"))):
                 cfg = r["backend"] + ("+DP" if r["dp_attention"] == "1" else "")
+                if r["kv_transport"] == "tcp":
+                    cfg += " KV/TCP"
                 head = (f"| {role} | {r['table']} | {cfg} | {r['input_len']} | "
                         f"{r['output_len']} | {r['concurrency'] or '-'} |")
                 reason = why_not(r, role)
@@ -116,6 +122,8 @@ def main():
                     if s is None:
                         lines.append(f"{head} {meas or '-'} | - | {reason} |")
                         continue
+                    if not meas and r["notes"].startswith("wedged"):
+                        meas = "wedged, no result"
                     pred, errs = [], []
                     if meas_ttft:
                         e = pct(s["mean_ttft_ms"], meas_ttft)
@@ -127,6 +135,14 @@ def main():
                         errors.setdefault(("prefill tok/s", cfg), []).append(abs(e))
                         pred.append(f"{s['input_throughput']:.0f} tok/s")
                         errs.append(f"{e:+.0f} %")
+                    if not pred:
+                        pred.append(f"TTFT {s['mean_ttft_ms']:.0f} ms / "
+                                    f"{s['input_throughput']:.0f} tok/s")
+                    tcp = s.get("pdsim", {}).get("kv_transfer", {}).get("tcp_transport") or {}
+                    if tcp.get("outside_measured"):
+                        errs.append("outside what was measured: above concurrency "
+                                    f"{tcp['failed_above_concurrency']}, where the published "
+                                    "run failed")
                     lines.append(f"{head} {meas} | {' / '.join(pred)} | {' / '.join(errs)} |")
     print("\n".join(lines))
     print()

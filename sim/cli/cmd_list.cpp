@@ -60,6 +60,8 @@ PDSIM_CLI_COMMAND(
         print_dir("models", "models/catalog/llm");
         print_dir("GPUs", "models/catalog/gpu");
         print_dir("instance types", "models/catalog/instance");
+        print_dir("KV transports over TCP (prefill.kv_tcp_transport)",
+                  "models/catalog/kv_transport");
         print_dir("GPU profiles", "models/profiles/gpu");
         print_dir("fabric profiles", "models/profiles/fabric");
         print_dir("collective profiles (pdsim collective)", "models/profiles/collective");

@@ -1,5 +1,7 @@
 #include "sim/import/fabric_env.hpp"
 
+#include <cctype>
+
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 
@@ -10,6 +12,10 @@ const char* const kTransport = "NVSHMEM_REMOTE_TRANSPORT";
 const char* const kIbgda = "NVSHMEM_IB_ENABLE_IBGDA";
 const char* const kMooncake = "MOONCAKE_PROTOCOL";
 const char* const kForceTcp = "MC_FORCE_TCP";
+const char* const kNcclNet = "NCCL_NET";
+// NCCL's algorithm and protocol overrides: the collective profiles were fitted to nccl-tests
+// runs under NCCL's own choice (tuner), so a forced one is noted, not modelled.
+const char* const kNcclForced[] = {"NCCL_ALGO", "NCCL_PROTO"};
 
 const std::string* find(const RoleEnv& r, const char* var) {
   auto it = r.env->find(var);
@@ -42,29 +48,50 @@ std::string a2a_backend(const RoleEnv& r) {
                        excerpt(*t) + "\" (its CPU proxy over verbs has no model)");
 }
 
-void check_mooncake(const RoleEnv& r) {
-  if (const std::string* f = find(r, kForceTcp); f && *f != "0" && *f != "false")
-    throw InputError(r.what, kForceTcp,
-                     "0 or unset: Mooncake's TCP transport (the KV cache over the hosts' TCP "
-                     "stack) has no model in pdsim yet, so nothing is imported");
+// The KV protocol a role's Mooncake settings select: "tcp", "rdma", or "" (not set).
+std::string mooncake_protocol(const RoleEnv& r) {
+  if (const std::string* f = find(r, kForceTcp)) {
+    if (*f != "0" && *f != "false" && *f != "1" && *f != "true")
+      throw InputError(r.what, kForceTcp, "0, 1, true or false, got \"" + excerpt(*f) + "\"");
+    if (*f == "1" || *f == "true") return "tcp";
+  }
   const std::string* m = find(r, kMooncake);
-  if (!m || *m == "rdma" || *m == "efa") return;
-  if (*m == "tcp")
-    throw InputError(r.what, kMooncake,
-                     "\"rdma\" or \"efa\": Mooncake's TCP transport (the KV cache over the "
-                     "hosts' TCP stack) has no model in pdsim yet, so nothing is imported");
+  if (!m) return "";
+  std::string v = *m;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "rdma" || v == "efa") return "rdma";
+  if (v == "tcp") return "tcp";
   throw InputError(r.what, kMooncake, "\"rdma\", \"efa\" or \"tcp\", got \"" + excerpt(*m) + "\"");
 }
 
 }  // namespace
 
 bool is_fabric_env(const std::string& var) {
-  return var == kTransport || var == kIbgda || var == kMooncake || var == kForceTcp;
+  for (const char* v : kNcclForced)
+    if (var == v) return true;
+  return var == kTransport || var == kIbgda || var == kMooncake || var == kForceTcp ||
+         var == kNcclNet;
+}
+
+std::vector<std::string> collective_env_notes(const RoleEnv& r) {
+  if (const std::string* n = find(r, kNcclNet)) {
+    std::string v = *n;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v == "socket")
+      throw InputError(r.what, kNcclNet,
+                       "a network plugin or NCCL's IB transport (NCCL_NET=Socket runs the "
+                       "collectives over TCP sockets, which no collective profile models)");
+  }
+  std::vector<std::string> notes;
+  for (const char* v : kNcclForced)
+    if (const std::string* x = find(r, v))
+      notes.push_back(std::string(v) + "=" + excerpt(*x) +
+                      " recorded: the collective profiles were fitted under NCCL's own algorithm "
+                      "and protocol choice, which pdsim keeps");
+  return notes;
 }
 
 Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode) {
-  check_mooncake(prefill);
-  check_mooncake(decode);
   // pdsim has one all-to-all backend per scenario: both roles that run DeepEP must agree.
   std::string chosen;
   const RoleEnv* chosen_by = nullptr;
@@ -81,6 +108,17 @@ Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode) {
   Json out = Json::object();
   if (!chosen.empty()) out["a2a_backend"] = chosen;
   return out;
+}
+
+std::string import_kv_protocol(const RoleEnv& prefill, const RoleEnv& decode) {
+  const std::string p = mooncake_protocol(prefill), d = mooncake_protocol(decode);
+  if (!p.empty() && !d.empty() && p != d)
+    throw InputError(decode.what, d == "tcp" && find(decode, kForceTcp) ? kForceTcp : kMooncake,
+                     "the prefill's KV protocol (" + p +
+                         "): Mooncake's two ends must speak the "
+                         "same transport, got " +
+                         d);
+  return p.empty() ? d : p;
 }
 
 }  // namespace pdsim

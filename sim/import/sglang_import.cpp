@@ -272,6 +272,12 @@ Json import_sglang(const SglangCommandLines& lines) {
       {"--prefill", &pf.args().env, out["prefill"]["moe_a2a_backend"] == "deepep"},
       {"--decode", &df.args().env, out["decode"]["moe_a2a_backend"] == "deepep"});
   if (!fabric.empty()) out["fabric"] = fabric;
+  const RoleEnv pre_env{"--prefill", &pf.args().env, false},
+      dec_env{"--decode", &df.args().env, false};
+  for (const auto& n : collective_env_notes(pre_env)) log.note("prefill", n);
+  for (const auto& n : collective_env_notes(dec_env)) log.note("decode", n);
+  const std::string kv_protocol = import_kv_protocol(pre_env, dec_env);
+  if (!kv_protocol.empty()) out["prefill"]["kv_protocol"] = kv_protocol;
   out["sglang"] = sg;
   out["ignored"] = log.ignored;
   out["notes"] = log.notes;

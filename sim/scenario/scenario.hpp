@@ -152,6 +152,8 @@ struct PrefillConfig {
   double kv_block_bytes = 0;  // 0 = one page of one layer (page_size × per-layer KV bytes)
   int kv_nics = 0;            // NICs per node used by KV transfer; 0 = all
   int kv_first_nic = 0;       // KV uses NICs [kv_first_nic, kv_first_nic + kv_nics)
+  std::string kv_protocol = "rdma";
+  std::string kv_tcp_transport = "mooncake-tcp";
 
   template <class V>
   static void declare(V& v) {
@@ -234,6 +236,21 @@ struct PrefillConfig {
             {.help = "the KV transfer uses NICs [kv_first_nic, kv_first_nic + kv_nics); with "
                      "decode.a2a_nics this sets the rails (shared, split 8/8, ...)",
              .min = 0});
+    v.field(&P::kv_protocol, "kv_protocol",
+            {.help = "how the KV engine moves bytes: rdma (the fabric profile's block-size "
+                     "curve over the NICs) or tcp (the hosts' TCP stack at kv_tcp_transport's "
+                     "rate)",
+             .choices = {"rdma", "tcp"},
+             .sglang = {.env = "MOONCAKE_PROTOCOL",
+                        .values = {{"rdma", "rdma"}, {"rdma", "efa"}, {"tcp", "tcp"}},
+                        .absent = "rdma",
+                        .how = "MC_FORCE_TCP=1 also selects tcp. On EFA, Mooncake without "
+                               "MOONCAKE_PROTOCOL=efa falls back to TCP (awslabs dsr1-deepep-efa "
+                               "RESULTS-2p2d L370-372); the import does not infer that"}});
+    v.field(&P::kv_tcp_transport, "kv_tcp_transport",
+            {.help = "models/catalog/kv_transport entry or a JSON path: the TCP transport's "
+                     "per-rank rate, its spread and how concurrent transfers share it (used "
+                     "when kv_protocol is tcp)"});
   }
 };
 

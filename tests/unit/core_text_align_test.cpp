@@ -24,3 +24,15 @@ TEST(TextAlign, AColumnAlwaysEndsInASpace) {
 
 }  // namespace
 }  // namespace pdsim
+
+namespace pdsim {
+
+TEST(TextAlign, WrapBreaksAtSpacesWithinTheWidth) {
+  // Width 12 with a 2-space indent leaves 10 characters per line.
+  EXPECT_EQ(wrap("aaa bbb ccc ddd", 12, "  "), "  aaa bbb\n  ccc ddd\n");
+  EXPECT_EQ(wrap("abcdefghijklmnop x", 12, "  "), "  abcdefghijklmnop\n  x\n");  // never cut
+  EXPECT_EQ(wrap("a  b", 80, ""), "a b\n");
+  EXPECT_EQ(wrap("", 80, "  "), "");
+}
+
+}  // namespace pdsim

@@ -189,9 +189,29 @@ TEST(ImportSglang, EnvironmentChoosesTheAllToAllBackend) {
     EXPECT_NE(msg.find(what), std::string::npos) << msg;
     EXPECT_NE(msg.find(var), std::string::npos) << msg;
   };
-  expect(error_of({"MOONCAKE_PROTOCOL=tcp " + pre, dec, ""}), "--prefill", "MOONCAKE_PROTOCOL");
-  expect(error_of({pre, "MC_FORCE_TCP=1 " + dec, ""}), "--decode", "MC_FORCE_TCP");
-  EXPECT_EQ(error_of({pre, "MC_FORCE_TCP=0 " + dec, ""}), "");
+  // Mooncake's protocol: efa / rdma → rdma; tcp, or MC_FORCE_TCP=1 on either role → tcp.
+  auto kv = [](const std::string& p, const std::string& d) {
+    return import_sglang({p, d, ""}).at("prefill").at("kv_protocol").get<std::string>();
+  };
+  EXPECT_EQ(kv(pre, dec), "rdma");
+  EXPECT_EQ(kv("MOONCAKE_PROTOCOL=EFA " + pre, "MOONCAKE_PROTOCOL=efa " + dec), "rdma");
+  EXPECT_EQ(kv("MOONCAKE_PROTOCOL=tcp " + pre, dec), "tcp");
+  EXPECT_EQ(kv(pre, "MOONCAKE_PROTOCOL=tcp " + dec), "tcp");
+  EXPECT_EQ(kv(pre, "MC_FORCE_TCP=1 " + dec), "tcp");
+  EXPECT_EQ(kv(pre, "MC_FORCE_TCP=0 " + dec), "rdma");
+  expect(error_of({"MOONCAKE_PROTOCOL=efa " + pre, "MOONCAKE_PROTOCOL=tcp " + dec, ""}), "--decode",
+         "MOONCAKE_PROTOCOL");
+  expect(error_of({"MOONCAKE_PROTOCOL=efa " + pre, "MC_FORCE_TCP=1 " + dec, ""}), "--decode",
+         "MC_FORCE_TCP");
+  expect(error_of({pre, "MC_FORCE_TCP=yes " + dec, ""}), "--decode", "MC_FORCE_TCP");
+  expect(error_of({"MOONCAKE_PROTOCOL=ucx " + pre, dec, ""}), "--prefill", "MOONCAKE_PROTOCOL");
+  // NCCL over TCP sockets has no collective profile; forced algorithms are noted.
+  expect(error_of({pre, "NCCL_NET=Socket " + dec, ""}), "--decode", "NCCL_NET");
+  EXPECT_EQ(error_of({"NCCL_NET=IB " + pre, dec, ""}), "");
+  const Json forced = import_sglang({"NCCL_ALGO=Tree " + pre, dec, ""});
+  EXPECT_FALSE(has_ignored(forced, "prefill", "NCCL_ALGO"));
+  EXPECT_NE(forced.at("notes").dump().find("prefill: NCCL_ALGO=Tree recorded"), std::string::npos)
+      << forced.at("notes");
   expect(error_of({pre, "NVSHMEM_REMOTE_TRANSPORT=ucx " + dec + deepep, ""}), "--decode",
          "NVSHMEM_REMOTE_TRANSPORT");
   // Two roles on DeepEP with different transports: one backend per scenario.

@@ -1,6 +1,7 @@
 #include "sim/serve/actors/kv_transfer_actor.hpp"
 
 #include "sim/serve/cost/cluster_fabric.hpp"
+#include "sim/serve/cost/kv_engine.hpp"
 
 namespace pdsim {
 namespace sg4 = simgrid::s4u;
@@ -11,14 +12,16 @@ void KvTransferActor::operator()() {
   if (q.rec.kv_start_s < 0 || now < q.rec.kv_start_s) q.rec.kv_start_s = now;
   const int dnode = (q.rec.decode_instance * w_.d.scenario.decode.nodes_per_instance) +
                     q.rec.decode_rank / w_.d.instance.gpus_per_node;
-  const double bytes = q.spec.input_len * w_.d.kv_bytes_per_token * timer_.layer_share(stage_);
+  const double bytes = kv_request_bytes(w_.d, q.spec.input_len) * timer_.layer_share(stage_);
   sg4::CommPtr comm = sg4::Comm::sendto_async(w_.stage_host(pi_, stage_),
                                               w_.plat.decode_nodes[static_cast<size_t>(dnode)],
                                               static_cast<uint64_t>(bytes));
-  const long flow =
-      w_.flows.track(w_.stage_node(pi_, stage_), decode_node_index(w_.d, 0, dnode), true, comm);
+  // Over TCP the KV leaves through the hosts' stack, not the RDMA NICs the all-to-all uses.
+  const long flow = w_.d.kv_tcp ? -1
+                                : w_.flows.track(w_.stage_node(pi_, stage_),
+                                                 decode_node_index(w_.d, 0, dnode), true, comm);
   comm->wait();
-  w_.flows.erase(flow);
+  if (flow >= 0) w_.flows.erase(flow);
   stats_.kv_part(bytes, sg4::Engine::get_clock() - now);
   if (++q.kv_parts < w_.d.scenario.prefill.pp) return;
   q.rec.kv_end_s = sg4::Engine::get_clock();

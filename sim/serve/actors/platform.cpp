@@ -4,6 +4,7 @@
 
 #include "sim/core/units.hpp"
 #include "sim/fabric/transfers.hpp"
+#include "sim/serve/cost/kv_engine.hpp"
 
 namespace pdsim {
 
@@ -17,10 +18,10 @@ ServePlatform build_platform(const Deployment& d) {
   core->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   core->set_latency(us_to_s(d.fabric.rdma_alpha_us));
 
-  // The KV transfer engine's achieved rate for its block size (the published curve is a
-  // node-to-node figure) caps everything a prefill node sends to decode nodes.
-  const double kv_rate =
-      kv_transfer_rate(d.fabric, d.kv_block_bytes, d.kv_nics, d.instance.nic_gbps);
+  // The KV transfer engine (kv_engine.hpp) caps everything a prefill node sends to decode nodes:
+  // over RDMA the published block-size curve (a node-to-node figure), over TCP one rank's
+  // transport.
+  const KvEngine kv = kv_engine(d);
   ServePlatform p;
   std::vector<sg4::Host*> hosts;
   std::vector<sg4::SplitDuplexLink*> nics;
@@ -30,8 +31,13 @@ ServePlatform build_platform(const Deployment& d) {
     sg4::SplitDuplexLink* l = zone->create_split_duplex_link(name + ".nics", node_rate);
     hosts.push_back(h);
     nics.push_back(l);
-    kv_engine.push_back(prefill ? zone->create_link(name + ".kv_engine", kv_rate)->seal()
-                                : nullptr);
+    sg4::Link* engine = nullptr;
+    if (prefill) {
+      engine = zone->create_link(name + ".kv_engine", kv.rate_Bps);
+      if (!kv.shared) engine->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+      engine->seal();
+    }
+    kv_engine.push_back(engine);
     return h;
   };
   const auto& s = d.scenario;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/stats.hpp"
-#include "sim/fabric/transfers.hpp"
+#include "sim/serve/cost/kv_engine.hpp"
 
 namespace pdsim {
 
@@ -75,8 +75,9 @@ Json ServingStats::extras(const Deployment& d, const std::vector<Request>& reque
         {"p99_s", kv.p99},
         {"max_s", kv.max},
         {"block_bytes", d.kv_block_bytes},
-        {"rate_cap_GBps",
-         kv_transfer_rate(d.fabric, d.kv_block_bytes, d.kv_nics, d.instance.nic_gbps) / 1e9},
+        {"protocol", d.scenario.prefill.kv_protocol},
+        {"tcp_transport", kv_tcp_summary(d)},
+        {"rate_cap_GBps", kv_engine(d).rate_Bps / 1e9},
         {"part_mean_s",
          kv_part_total_s / std::max<double>(1.0, static_cast<double>(kv_part_s_.size()))},
         {"part_achieved_GBps", kv_part_total_s > 0 ? kv_bytes_total / kv_part_total_s / 1e9 : 0.0},

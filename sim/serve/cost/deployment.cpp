@@ -10,6 +10,7 @@
 #include "sim/core/error.hpp"
 #include "sim/fabric/intranode_terms.hpp"
 #include "sim/serve/cost/acceptance_profile.hpp"
+#include "sim/serve/cost/kv_engine.hpp"
 #include "sim/serve/cost/role_layout.hpp"
 
 namespace pdsim {
@@ -289,6 +290,9 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
                     {"serving_profile", serving_doc.doc},
                     {"nvlink_terms", Json{{"provenance", nvlink_terms}}}};
   if (d.collective) d.profiles["collective_profile"] = collective_profile_to_json(*d.collective);
+  if ((d.kv_tcp = resolve_kv_transport(s)))
+    d.profiles["kv_transport"] = document("models/catalog/kv_transport", s.prefill.kv_tcp_transport,
+                                          s.file, "prefill.kv_tcp_transport");
   if (!acceptance_doc.is_null()) d.profiles["acceptance_profile"] = acceptance_doc;
   if (!overlays.empty()) {
     // Each overlay's provenance, and what it applied or skipped per profile.

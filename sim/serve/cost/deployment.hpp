@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "models/compute_model.hpp"
+#include "models/kv_transport.hpp"
 #include "models/memory_model.hpp"
 #include "models/sglang_parallel.hpp"
 #include "sim/fabric/alltoall.hpp"
@@ -43,8 +44,9 @@ struct Deployment {
   double kv_bytes_per_token = 0;  // all layers
   double kv_block_bytes = 0;      // transfer engine block (one page of one layer by default)
   int kv_nics = 0;                // per prefill node
-  int a2a_nics = 0;               // per decode node
-  Json profiles;                  // every catalog/profile document used, verbatim with provenance
+  std::optional<KvTransport> kv_tcp;  // prefill.kv_protocol tcp: the transport (kv_engine.hpp)
+  int a2a_nics = 0;                   // per decode node
+  Json profiles;  // every catalog/profile document used, verbatim with provenance
 
   int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
 };
