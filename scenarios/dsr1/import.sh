@@ -15,10 +15,8 @@
 # NVSHMEM variables and keep the base scenario's all-to-all backend, cpu-proxy (UCCL-EP's). Which
 # of a GPU's two NICs UCCL-EP drove is not published: decode.a2a_nics stays the base's (all).
 #
-# Not imported as run, and why:
-#  - DP prefill (--dp-size 16 --enable-dp-attention on the prefill role): pdsim models one
-#    prefill group of tp x pp GPUs, so the DP configurations' prefill is imported without its DP
-#    flags; only their decode TPOT is compared.
+# The DP configurations pass the DP flags to both roles (serve-pd.sh@911c L206-233 sets them per
+# configuration, not per role).
 set -eu
 PDSIM=${1:-pdsim}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -38,15 +36,16 @@ DP_DECODE="--mem-fraction-static 0.78 --cuda-graph-bs 128 --max-running-requests
 # Model, cluster, fabric and workload come from the baseline scenario (every configuration shares
 # them); import replaces the prefill and decode sections. Then the name and description follow
 # the configuration.
-# BASE_FILE, and CLUSTER and USE (in the description), may be set for one call.
+# BASE_FILE, PRE_ENV (the prefill line's environment when it differs from LINE_ENV), and CLUSTER,
+# AS and USE (in the description), may be set for one call.
 one_named() {  # scenario name, MoE flags, decode role flags, description[, prefill MoE flags]
   out="$OUT/$1.json"
   "$PDSIM" import sglang --base "${BASE_FILE:-$HERE/dsr1-2p2d-p5en-baseline.json}" \
-    --prefill "${LINE_ENV-$ENV} $LAUNCH ${5:-$2} $PREFILL" \
+    --prefill "${PRE_ENV-${LINE_ENV-$ENV}} $LAUNCH ${5:-$2} $PREFILL" \
     --decode "${LINE_ENV-$ENV} $LAUNCH $2 $DECODE $3" -o "$out.tmp" 2>/dev/null
   both=" on both roles"
   [ -z "${5:-}" ] || both=""
-  desc="DeepSeek-R1 2P2D on ${CLUSTER:-4 x p5en} as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it\
+  desc="DeepSeek-R1 2P2D on ${CLUSTER:-4 x p5en} ${AS:-as awslabs/awsome-distributed-ai dsr1-deepep-efa ran it}\
  (RESULTS-2p2d@911c): $4$both; the decode-table workload (256 in / 512 out, concurrency\
  32, 64 prompts released at once). Made by import.sh from the published launch lines (flags without\
  effect on the model: host, ports, rendezvous, watchdog); ${USE:-the what-if table in\
@@ -69,17 +68,17 @@ one baseline "$BASE" "--mem-fraction-static 0.82 $GRAPHS" \
 one tp "--tp-size 16" "--mem-fraction-static 0.82 $GRAPHS" \
   "the 'pure TP' configuration (--tp-size 16: MoE tensor-parallel, no DP attention)"
 one baseline-dp "$BASE" "$DP $DP_DECODE" \
-  "the 'baseline+DP' configuration ($BASE, decode DP attention 16; prefill without its DP flags)"
+  "the 'baseline+DP' configuration ($BASE, DP attention 16)" "$BASE $DP"
 one tp-dp "--tp-size 16" "$DP $DP_DECODE" \
-  "the 'pure TP+DP' configuration (--tp-size 16, decode DP attention 16; prefill without its DP flags)"
+  "the 'pure TP+DP' configuration (--tp-size 16, DP attention 16)" "--tp-size 16 $DP"
 # DeepEP: the non-DP rows ran --deepep-mode auto (README section 2.1: SGLang resolves it per batch,
 # normal for prefill batches and low_latency for decode batches); DeepEP+DP pinned each role.
 DEEPEP="--tp-size 16 --ep-size 16 --moe-a2a-backend deepep"
 one deepep "$DEEPEP --deepep-mode auto" "--mem-fraction-static 0.82 $GRAPHS" \
   "the 'DeepEP' configuration ($DEEPEP --deepep-mode auto, no DP attention: DeepEP over NVSHMEM's libfabric transport)"
 one deepep-dp "$DEEPEP" "--deepep-mode low_latency $DP $DP_DECODE" \
-  "the 'DeepEP+DP' configuration ($DEEPEP, decode --deepep-mode low_latency with DP attention 16; prefill --deepep-mode normal without its DP flags)" \
-  "$DEEPEP --deepep-mode normal"
+  "the 'DeepEP+DP' configuration ($DEEPEP, DP attention 16; decode --deepep-mode low_latency, prefill --deepep-mode normal)" \
+  "$DEEPEP --deepep-mode normal $DP"
 # UCCL-EP (held out of the measurement folder: its rows check these predictions). Modes pinned per
 # role; decode --mem-fraction-static 0.70 as the script has it (the prose says 0.78 for UCCL+DP).
 UCCL_ENV="NCCL_SOCKET_IFNAME=enp71s0 GLOO_SOCKET_IFNAME=enp71s0 FI_PROVIDER=efa \
@@ -89,7 +88,17 @@ LINE_ENV=$UCCL_ENV one uccl "$DEEPEP" "--deepep-mode low_latency --mem-fraction-
   "$DEEPEP --deepep-mode normal"
 LINE_ENV=$UCCL_ENV one uccl-dp "$DEEPEP" \
   "--deepep-mode low_latency $DP --cuda-graph-bs 128 --max-running-requests 256 --mem-fraction-static 0.70" \
-  "the 'UCCL-EP+DP' configuration ($DEEPEP on the UCCL-EP image: cpu-proxy; decode --deepep-mode low_latency with DP attention 16, prefill --deepep-mode normal without its DP flags)" \
+  "the 'UCCL-EP+DP' configuration ($DEEPEP on the UCCL-EP image: cpu-proxy; DP attention 16; decode --deepep-mode low_latency, prefill --deepep-mode normal)" \
+  "$DEEPEP --deepep-mode normal $DP"
+# The split the source proposes but never ran end to end (RESULTS-2p2d@911c L450-452, README
+# caveat 6): DeepEP over NVSHMEM's libfabric transport on the prefill (its NVSHMEM environment:
+# prefill.a2a_backend nvshmem-proxy), UCCL-EP with DP attention on the decode (UCCL's environment:
+# the base's cpu-proxy). A what-if: no measurement to compare with.
+PRE_ENV=$ENV LINE_ENV=$UCCL_ENV AS="from the launch lines of awslabs/awsome-distributed-ai dsr1-deepep-efa, in a split never run end to end" \
+  USE="a what-if: no run of this split was published" \
+  one deepep-prefill-uccl-dp-decode "$DEEPEP" \
+  "--deepep-mode low_latency $DP --cuda-graph-bs 128 --max-running-requests 256 --mem-fraction-static 0.70" \
+  "DeepEP prefill ($DEEPEP --deepep-mode normal over NVSHMEM's libfabric transport, no DP attention) with the 'UCCL-EP+DP' decode (cpu-proxy, --deepep-mode low_latency, DP attention 16)" \
   "$DEEPEP --deepep-mode normal"
 # The DeepEP configuration on 4 x p5.48xlarge (H100 80 GB, 32 x 100 Gb/s EFA): the source's p5
 # rows are held out of the measurement folder. Same launch lines; the base swaps the instance, its

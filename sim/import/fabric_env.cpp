@@ -92,22 +92,20 @@ std::vector<std::string> collective_env_notes(const RoleEnv& r) {
 }
 
 Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode) {
-  // pdsim has one all-to-all backend per scenario: both roles that run DeepEP must agree.
-  std::string chosen;
-  const RoleEnv* chosen_by = nullptr;
-  for (const RoleEnv* r : {&prefill, &decode}) {
-    const std::string b = a2a_backend(*r);
-    if (b.empty() || !r->deepep) continue;
-    if (chosen_by && b != chosen)
-      throw InputError(r->what, kTransport,
-                       "the same NVSHMEM transport as " + chosen_by->what + " (" + chosen +
-                           "): pdsim runs one all-to-all backend per scenario, got " + b);
-    chosen = b;
-    chosen_by = r;
-  }
+  // Both roles' values are checked; the decode's choice is fabric.a2a_backend, the prefill's is
+  // prefill.a2a_backend when it differs (import_prefill_a2a_backend).
+  a2a_backend(prefill);
+  const std::string d = a2a_backend(decode);
   Json out = Json::object();
-  if (!chosen.empty()) out["a2a_backend"] = chosen;
+  if (decode.deepep && !d.empty()) out["a2a_backend"] = d;
   return out;
+}
+
+std::string import_prefill_a2a_backend(const RoleEnv& prefill, const RoleEnv& decode) {
+  if (!prefill.deepep) return "";
+  const std::string p = a2a_backend(prefill);
+  if (p.empty()) return "";
+  return decode.deepep && a2a_backend(decode) == p ? "" : p;
 }
 
 std::string import_kv_protocol(const RoleEnv& prefill, const RoleEnv& decode) {

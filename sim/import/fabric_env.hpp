@@ -12,8 +12,11 @@
 //   NCCL_NET=Socket (NCCL's collectives over TCP sockets) is refused: no collective profile
 //     models it; NCCL_ALGO / NCCL_PROTO are recorded with a note (the collective profiles were
 //     fitted under NCCL's own choice).
-// The settings must agree between the roles that give them. What is read is returned as the
-// scenario's "fabric" section patch (empty when nothing applies).
+// Each role that runs DeepEP has its own mechanism: the decode's is fabric.a2a_backend, the
+// prefill's is prefill.a2a_backend when it differs from the decode's (DeepEP over NVSHMEM on the
+// prefill, UCCL-EP on the decode: the source's "DeepEP prefill + UCCL decode" split). Mooncake's
+// settings must agree between the roles that give them. import_fabric_env returns the scenario's
+// "fabric" section patch (empty when nothing applies).
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +37,8 @@ bool is_fabric_env(const std::string& var);
 // InputError (file = the role's command line, field = the variable) for a value pdsim does not
 // model or roles that disagree.
 Json import_fabric_env(const RoleEnv& prefill, const RoleEnv& decode);
+// prefill.a2a_backend as the roles' NVSHMEM variables set it ("" = the decode's, fabric's).
+std::string import_prefill_a2a_backend(const RoleEnv& prefill, const RoleEnv& decode);
 // Notes on a role's NCCL variables; InputError for NCCL_NET=Socket.
 std::vector<std::string> collective_env_notes(const RoleEnv& r);
 // prefill.kv_protocol as the two roles' Mooncake variables set it ("" when neither does);

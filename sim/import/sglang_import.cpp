@@ -146,9 +146,6 @@ Json import_prefill(const Flags& f, Log& log) {
   common_checks(f, role, log);
   Json p = Json::object();
   import_declared(f, role, sglang_fields::mapped(role), {}, p, log);
-  if (auto dp = f.positive_int("--dp-size"); dp && *dp != 1)
-    f.fail("--dp-size", "1 on prefill (pdsim models one prefill group of tp × pp GPUs), got " +
-                            std::to_string(*dp));
   const bool cp_on = f.on("--enable-nsa-prefill-context-parallel");
   if (cp_on) f.choice("--nsa-prefill-cp-mode", {"round-robin-split"});
   // NSA prefill CP makes SGLang use DeepEP (server_args: moe_a2a_backend = "deepep").
@@ -157,7 +154,7 @@ Json import_prefill(const Flags& f, Log& log) {
   if (backend == "deepep") f.choice("--deepep-mode", {"auto", "normal"});
   const int tp = p.at("tp").get<int>();
   p["instances"] = 1;
-  p["cp"] = cp_on ? tp : 1;  // attn_cp_size = tp_size / dp_size, dp 1
+  p["cp"] = cp_on ? tp / p.at("dp").get<int>() : 1;  // attn_cp_size = tp_size / dp_size
   p["ep"] = expert_parallel(f, backend, tp, role, log);
   p["moe_a2a_backend"] = backend;
   for (const char* flag : {"--cuda-graph-max-bs", "--speculative-algorithm"})
@@ -268,10 +265,11 @@ Json import_sglang(const SglangCommandLines& lines) {
   if (pbe && dbe && *pbe != *dbe)
     throw InputError("--decode", "--disaggregation-transfer-backend",
                      "the prefill's backend \"" + *pbe + "\", got \"" + excerpt(*dbe) + "\"");
-  const Json fabric = import_fabric_env(
-      {"--prefill", &pf.args().env, out["prefill"]["moe_a2a_backend"] == "deepep"},
-      {"--decode", &df.args().env, out["decode"]["moe_a2a_backend"] == "deepep"});
+  const RoleEnv pre_a2a{"--prefill", &pf.args().env, out["prefill"]["moe_a2a_backend"] == "deepep"},
+      dec_a2a{"--decode", &df.args().env, out["decode"]["moe_a2a_backend"] == "deepep"};
+  const Json fabric = import_fabric_env(pre_a2a, dec_a2a);
   if (!fabric.empty()) out["fabric"] = fabric;
+  out["prefill"]["a2a_backend"] = import_prefill_a2a_backend(pre_a2a, dec_a2a);
   const RoleEnv pre_env{"--prefill", &pf.args().env, false},
       dec_env{"--decode", &df.args().env, false};
   for (const auto& n : collective_env_notes(pre_env)) log.note("prefill", n);

@@ -143,7 +143,11 @@ struct PrefillConfig {
   int instances = 1;
   int nodes_per_instance = 2;
   int tp = 8, pp = 2, cp = 8, ep = 8;
+  int dp = 1;
+  bool dp_attention = false;
+  bool enable_dp_lm_head = false;
   std::string moe_a2a_backend = "deepep";
+  std::string a2a_backend;  // "" = fabric.a2a_backend
   int chunked_prefill_size = 16384;
   int max_running_requests = 128;
   double mem_fraction_static = 0.85;
@@ -187,6 +191,21 @@ struct PrefillConfig {
              .sglang = {.flag = "--ep-size",
                         .by_rule = true,
                         .how = "SGLang sets ep = tp with the DeepEP backend"}});
+    v.field(&P::dp, "dp",
+            {.help = "data parallel size; with dp_attention each of the dp groups runs attention "
+                     "on its own requests over tp / dp GPUs",
+             .min = 1,
+             .sglang = {.flag = "--dp-size", .absent = "1"}});
+    v.field(&P::dp_attention, "dp_attention",
+            {.help = "DP attention in prefill: a chunk's requests spread evenly over the dp "
+                     "groups (SGLang gives each chunked_prefill_size / dp tokens), attention "
+                     "weights replicated per group, no attention all-reduce across them. An upper "
+                     "bound: the published DP-attention prefill peaks are 58-92 % below pdsim's "
+                     "(scenarios/README.md what-if)",
+             .sglang = {.flag = "--enable-dp-attention", .absent = "false"}});
+    v.field(&P::enable_dp_lm_head, "enable_dp_lm_head",
+            {.help = "LM head over the attention-TP group (full vocab per DP group)",
+             .sglang = {.flag = "--enable-dp-lm-head", .absent = "false"}});
     v.field(&P::moe_a2a_backend, "moe_a2a_backend",
             {.help = "how MoE tokens reach their experts: deepep (all-to-all, normal mode; "
                      "inside one node) or none (every rank runs its experts on all tokens, "
@@ -195,6 +214,14 @@ struct PrefillConfig {
              .sglang = {.flag = "--moe-a2a-backend",
                         .by_rule = true,
                         .how = "the flag's value; NSA prefill CP makes SGLang use deepep"}});
+    v.field(&P::a2a_backend, "a2a_backend",
+            {.help = "the prefill's DeepEP all-to-all mechanism when it differs from the "
+                     "decode's (fabric.a2a_backend): its normal-mode rates across nodes come from "
+                     "the fabric profile; \"\" = fabric.a2a_backend",
+             .sglang = {.env = "NVSHMEM_REMOTE_TRANSPORT",
+                        .by_rule = true,
+                        .how = "the prefill line's NVSHMEM variables when they choose another "
+                               "mechanism than the decode line's (sim/import/fabric_env.hpp)"}});
     v.field(&P::chunked_prefill_size, "chunked_prefill_size",
             {.help = "tokens per prefill chunk (FCFS packing)",
              .unit = "tokens",

@@ -205,6 +205,14 @@ TEST(ImportSglang, EnvironmentChoosesTheAllToAllBackend) {
          "MC_FORCE_TCP");
   expect(error_of({pre, "MC_FORCE_TCP=yes " + dec, ""}), "--decode", "MC_FORCE_TCP");
   expect(error_of({"MOONCAKE_PROTOCOL=ucx " + pre, dec, ""}), "--prefill", "MOONCAKE_PROTOCOL");
+  // DP attention on the prefill role.
+  const Json dpp = import_sglang(
+      {pre + "--dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1", dec,
+       ""});
+  EXPECT_EQ(dpp.at("prefill").at("dp"), 16);
+  EXPECT_EQ(dpp.at("prefill").at("dp_attention"), true);
+  EXPECT_EQ(dpp.at("prefill").at("enable_dp_lm_head"), true);
+  EXPECT_EQ(dpp.at("prefill").at("cp"), 1);
   // NCCL over TCP sockets has no collective profile; forced algorithms are noted.
   expect(error_of({pre, "NCCL_NET=Socket " + dec, ""}), "--decode", "NCCL_NET");
   EXPECT_EQ(error_of({"NCCL_NET=IB " + pre, dec, ""}), "");
@@ -214,10 +222,18 @@ TEST(ImportSglang, EnvironmentChoosesTheAllToAllBackend) {
       << forced.at("notes");
   expect(error_of({pre, "NVSHMEM_REMOTE_TRANSPORT=ucx " + dec + deepep, ""}), "--decode",
          "NVSHMEM_REMOTE_TRANSPORT");
-  // Two roles on DeepEP with different transports: one backend per scenario.
-  expect(error_of({"NVSHMEM_IB_ENABLE_IBGDA=1 " + pre + deepep,
-                   "NVSHMEM_REMOTE_TRANSPORT=libfabric " + dec + deepep, ""}),
-         "--decode", "NVSHMEM_REMOTE_TRANSPORT");
+  // Two roles on DeepEP with different transports: each role its own mechanism.
+  const Json split = import_sglang({"NVSHMEM_IB_ENABLE_IBGDA=1 " + pre + deepep,
+                                    "NVSHMEM_REMOTE_TRANSPORT=libfabric " + dec + deepep, ""});
+  EXPECT_EQ(split.at("fabric").at("a2a_backend"), "nvshmem-proxy");
+  EXPECT_EQ(split.at("prefill").at("a2a_backend"), "ibgda");
+  // The same transport on both: the prefill follows the fabric's.
+  EXPECT_EQ(out.at("prefill").at("a2a_backend"), "");
+  // DeepEP over NVSHMEM on the prefill, the decode's mechanism unset (UCCL-EP's wrapper carries
+  // no NVSHMEM variables): the prefill's own, the fabric's from the base.
+  const Json mixed = import_sglang({env + pre + deepep, dec + deepep, ""});
+  EXPECT_FALSE(mixed.contains("fabric"));
+  EXPECT_EQ(mixed.at("prefill").at("a2a_backend"), "nvshmem-proxy");
 }
 
 TEST(ImportSglang, BadValuesNameTheFlag) {

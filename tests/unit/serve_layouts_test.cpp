@@ -9,10 +9,12 @@
 #include "sim/core/error.hpp"
 #include "sim/serve/actors/decode_iteration_timer.hpp"
 #include "sim/serve/actors/flow_tracker.hpp"
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
 #include "sim/serve/cost/collective_cost.hpp"
 #include "sim/serve/cost/decode_cost.hpp"
 #include "tests/unit/collective_test_profile.hpp"
 #include "tests/unit/fabric_test_profile.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace serve_layouts_test {
@@ -116,6 +118,90 @@ TEST(LayoutDeployment, WhatCannotRunIsRefusedByField) {
                    "(check_server_args"),
             std::string::npos)
       << m;
+}
+
+// Each role its own DeepEP mechanism: the prefill's normal-mode rates across nodes come from
+// prefill.a2a_backend's block of the fabric profile (efa-p5en: nvshmem-proxy 54.98 / 58.48 GB/s,
+// cpu-proxy 48.93 / 9.17 GB/s), the decode's backend from fabric.a2a_backend.
+TEST(LayoutDeployment, PrefillRunsItsOwnAllToAllBackend) {
+  const Deployment same = build_deployment(load_scenario(dsr1("deepep")));
+  ASSERT_TRUE(same.prefill_normal_rdma);
+  EXPECT_DOUBLE_EQ(same.prefill_normal_rdma->dispatch_GBps, 54.98);
+  const Deployment split =
+      build_deployment(load_scenario(dsr1("deepep"), {"prefill.a2a_backend=cpu-proxy"}));
+  ASSERT_TRUE(split.prefill_normal_rdma);
+  EXPECT_NEAR(split.prefill_normal_rdma->dispatch_GBps, 48.93, 0.01);
+  EXPECT_NEAR(split.prefill_normal_rdma->combine_GBps, 9.17, 0.01);
+  EXPECT_EQ(split.a2a_backend->name(), "nvshmem-proxy");  // the decode keeps the fabric's
+  const std::string e = testing::input_error_of(
+      [] { build_deployment(load_scenario(dsr1("deepep"), {"prefill.a2a_backend=deepep"})); });
+  EXPECT_NE(e.find("prefill.a2a_backend"), std::string::npos) << e;
+  // A backend without normal-mode rates across nodes cannot carry EP16 prefill.
+  EXPECT_THROW(
+      build_deployment(load_scenario(dsr1("deepep"), {"prefill.a2a_backend=batched-proxy"})),
+      InfeasibleError);
+}
+
+// DP attention in prefill (SGLang --enable-dp-attention on the prefill role): a chunk of sixteen
+// 1024-token requests, one per DP group of one GPU.
+std::vector<PrefillSegment> sixteen_1k() {
+  return std::vector<PrefillSegment>(16, {0, 1024});
+}
+
+TEST(LayoutDeployment, DpAttentionPrefillHasNoAttentionCollectives) {
+  const Deployment dp = build_deployment(load_scenario(dsr1("deepep-dp")));
+  EXPECT_EQ(dp.prefill_layout.attn_dp, 16);
+  EXPECT_EQ(dp.prefill_layout.attn_tp, 1);
+  const Deployment tp = build_deployment(load_scenario(dsr1("deepep")));
+  PrefillChunkTimer a(dp), b(tp);
+  const ChunkCost with_dp = a.time(0, sixteen_1k()), without = b.time(0, sixteen_1k());
+  // DeepEP carries the MoE tokens; attention and the dense layers stay inside each GPU: no
+  // collective at all. Without DP attention, TP16 all-reduces every layer across the two nodes.
+  EXPECT_EQ(with_dp.collective_us, 0.0);
+  EXPECT_GT(without.collective_us, 0.0);
+  // Each rank dispatches its own 1024 tokens either way (16384 / 16).
+  EXPECT_DOUBLE_EQ(with_dp.a2a_us, without.a2a_us);
+  // Replicated attention weights on 1/16 of the tokens do the same head work as TP16 on all of
+  // them, without TP's replicated latent projections: never more compute.
+  EXPECT_LE(with_dp.compute_us, without.compute_us);
+  EXPECT_EQ(with_dp.cp_exchange_us, 0.0);  // no context parallelism: no KV exchange
+}
+
+TEST(LayoutDeployment, DpAttentionPrefillWithoutAllToAllGathersByAllReduce) {
+  // SGLang's dp_gather / dp_scatter around a TP MoE: an all-reduce of the zero-padded full
+  // buffer, 16384 tokens × 7168 × 2 bytes = 234 881 024, before and after each of the 58 MoE
+  // layers; the 3 dense layers run locally (--moe-dense-tp-size 1).
+  const Deployment d = build_deployment(load_scenario(dsr1("baseline-dp")));
+  const ForwardComms f = forward_comms(d.prefill_layout, d.model, std::vector<int>(16, 1024),
+                                       std::vector<int>(16, 1), true, false);
+  ASSERT_EQ(f.ops.size(), 2u);
+  for (const auto& op : f.ops) {
+    EXPECT_EQ(op.op, "all_reduce");
+    EXPECT_EQ(op.layer, "moe");
+    EXPECT_EQ(op.ranks, 16);
+    EXPECT_DOUBLE_EQ(op.bytes, 234881024.0);
+    EXPECT_EQ(op.count, 58);
+  }
+}
+
+TEST(LayoutDeployment, DpAttentionPrefillRefusals) {
+  auto error = [](const std::vector<std::string>& sets) -> std::string {
+    try {
+      build_deployment(load_scenario(dsr1("deepep"), sets));
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // SGLang's own rule, named by field.
+  const std::string dp = error({"prefill.dp=16"});
+  EXPECT_NE(dp.find("field 'prefill.dp'"), std::string::npos) << dp;
+  EXPECT_NE(dp.find("multi-node data parallel is not supported unless dp attention"),
+            std::string::npos)
+      << dp;
+  // pdsim's: DP attention with context parallelism is not modelled.
+  const std::string cp = error({"prefill.dp=8", "prefill.dp_attention=true", "prefill.cp=2"});
+  EXPECT_NE(cp.find("prefill.cp"), std::string::npos) << cp;
 }
 
 TEST(LayoutDeployment, PureTpExpertsSplitEachExpertsFfn) {

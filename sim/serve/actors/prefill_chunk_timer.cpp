@@ -30,7 +30,10 @@ PrefillLayout PrefillChunkTimer::layout(int stage) const {
   const auto& p = d_.scenario.prefill;
   PrefillLayout l;
   l.tp = p.tp;
-  l.cp = p.cp;
+  // DP attention spreads a chunk's requests over the attn_dp groups; the compute model's cp
+  // splits tokens the same way (a balanced chunk: every group the same share), with attention
+  // heads over tp / (cp · attn_dp). Only real CP exchanges KV (below).
+  l.cp = p.cp * d_.prefill_layout.attn_dp;
   l.ep = d_.prefill_layout.moe_ep;
   l.moe_tp = d_.prefill_layout.moe_tp;
   l.moe_full = !d_.prefill_layout.moe_a2a;
@@ -54,11 +57,12 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
     if (op.out_of_range) out_of_range_.insert(op.name);
   double new_tokens = 0;
   for (const auto& s : chunk) new_tokens += s.new_tokens;
-  const double tokens_per_gpu = new_tokens / l.cp;
-  if (l.cp > 1) {
+  const int cp = d_.scenario.prefill.cp;
+  const double tokens_per_gpu = new_tokens / cp;
+  if (cp > 1) {
     const double kv_layer_bytes = d_.kv_bytes_per_token / d_.model.num_layers;
     c.cp_exchange_us =
-        l.num_layers * nvlink_allgather_us(d_.fabric, tokens_per_gpu * kv_layer_bytes, l.cp);
+        l.num_layers * nvlink_allgather_us(d_.fabric, tokens_per_gpu * kv_layer_bytes, cp);
   }
   int moe_layers = 0;
   for (int layer = l.first_layer; layer < l.first_layer + l.num_layers; ++layer)
@@ -89,10 +93,17 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
     }
     c.a2a_us = moe_layers * (dispatch + combine);
   }
-  if (l.cp == 1) {
-    const int n = static_cast<int>(new_tokens);
-    const ForwardComms f = forward_comms(d_.prefill_layout, d_.model, {n},
-                                         {static_cast<int>(chunk.size())}, true, false);
+  if (cp == 1) {
+    // Each DP group's share of the chunk's tokens and requests (the first groups take the
+    // remainder); one group without DP attention.
+    const int groups = d_.prefill_layout.attn_dp;
+    std::vector<int> tokens, lm;
+    for (int g = 0; g < groups; ++g) {
+      auto share = [&](int n) { return n / groups + (g < n % groups ? 1 : 0); };
+      tokens.push_back(share(static_cast<int>(new_tokens)));
+      lm.push_back(share(static_cast<int>(chunk.size())));
+    }
+    const ForwardComms f = forward_comms(d_.prefill_layout, d_.model, tokens, lm, true, false);
     c.collective_us = collectives_.forward_us(f) * layer_share(stage);
   }
   c.host_us = d_.serving.prefill.host_us_per_chunk;

@@ -51,16 +51,24 @@ void check_prefill(const Scenario& s, const ModelConfig& m, const InstanceType& 
         std::to_string(gpus) + " GPUs (" + std::to_string(p.nodes_per_instance) + " nodes × " +
         std::to_string(inst.gpus_per_node) + ")");
   if (p.cp > p.tp || p.tp % p.cp != 0) bad("cp must divide tp");
+  if (!p.dp_attention && p.dp != 1)
+    throw InputError(s.file, "prefill.dp",
+                     "1 without DP attention (independent DP replicas are separate instances: "
+                     "set prefill.instances)");
+  if (p.dp_attention && (p.cp != 1 || p.pp != 1))
+    throw InputError(s.file, p.cp != 1 ? "prefill.cp" : "prefill.pp",
+                     "1 with DP attention (DP attention with context or pipeline parallelism is "
+                     "not modelled)");
   if (p.cp > 1 && p.tp > inst.gpus_per_node)
     bad("tp " + std::to_string(p.tp) + " spans nodes with cp " + std::to_string(p.cp) +
         "; context parallelism is modelled inside one node only");
   if (m.is_moe() && l.moe_a2a && p.ep > inst.gpus_per_node && (!rdma || rdma->ranks != p.ep))
     bad("ep " + std::to_string(p.ep) + " spans nodes with the DeepEP backend; backend '" +
-        s.fabric.a2a_backend + "' of fabric profile '" + s.fabric.profile +
+        prefill_a2a_backend(s) + "' of fabric profile '" + s.fabric.profile +
         (rdma ? "' has normal-mode rates across nodes for EP " + std::to_string(rdma->ranks) +
                     " only"
               : "' has no normal-mode rates across nodes") +
-        " (a2a." + s.fabric.a2a_backend +
+        " (a2a." + prefill_a2a_backend(s) +
         ".normal_*_rdma_GBps; moe_a2a_backend none runs the MoE as an all-reduce)");
   if (m.is_moe() && l.moe_a2a && p.ep != p.tp)
     throw InputError(
@@ -183,7 +191,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   }
   d.decode_layout = decode_parallel(s, d.model);
   d.prefill_layout = prefill_parallel(s, d.model);
-  if (d.model.is_moe()) d.prefill_normal_rdma = normal_rdma_rates(d.fabric, s.fabric.a2a_backend);
+  if (d.model.is_moe()) d.prefill_normal_rdma = normal_rdma_rates(d.fabric, prefill_a2a_backend(s));
   check_prefill(s, d.model, d.instance, d.prefill_layout, d.prefill_normal_rdma);
   check_decode(s, d.model, d.instance, d.decode_layout);
   if (!s.fabric.collective_profile.empty())
@@ -203,6 +211,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   // Routed-expert bytes per GPU depend on ep × moe_tp only (experts / ep, each split moe_tp).
   pl.ep = d.prefill_layout.moe_ep * d.prefill_layout.moe_tp;
   pl.cp = s.prefill.cp;
+  pl.dp_attention = d.prefill_layout.attn_dp;
   pl.moe_dense_tp = 1;
   pl.mem_fraction_static = s.prefill.mem_fraction_static;
   d.prefill_memory = plan_memory(d.model, d.gpu, pl, kv);

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/fabric/alltoall.hpp"
 
 namespace pdsim {
 namespace {
@@ -59,10 +61,24 @@ SglangParallel prefill_parallel(const Scenario& s, const ModelConfig& m) {
   f.tp = p.tp;
   f.pp = p.pp;
   f.ep = p.ep;
+  f.dp = p.dp;
   f.nnodes = p.nodes_per_instance;
+  f.dp_attention = p.dp_attention;
+  f.dp_lm_head = p.enable_dp_lm_head;
   f.moe_a2a_backend = p.moe_a2a_backend;
   f.deepep_mode = "normal";
+  if (p.dp_attention) f.moe_dense_tp = 1;
   return resolve(f, m, s, "prefill");
+}
+
+std::string prefill_a2a_backend(const Scenario& s) {
+  const std::string& b = s.prefill.a2a_backend;
+  if (b.empty()) return s.fabric.a2a_backend;
+  if (!A2ABackendRegistry::instance().contains(b))
+    throw InputError(s.file, "prefill.a2a_backend",
+                     "\"\" or a registered all-to-all backend (" +
+                         A2ABackendRegistry::instance().names() + "), got \"" + excerpt(b) + "\"");
+  return b;
 }
 
 }  // namespace pdsim

@@ -16,5 +16,9 @@ namespace pdsim {
 
 SglangParallel decode_parallel(const Scenario& s, const ModelConfig& m);
 SglangParallel prefill_parallel(const Scenario& s, const ModelConfig& m);
+// The prefill's all-to-all mechanism: prefill.a2a_backend, or fabric.a2a_backend when "" (a role
+// may run DeepEP over another transport than the other role). InputError naming
+// prefill.a2a_backend for a name no backend registered.
+std::string prefill_a2a_backend(const Scenario& s);
 
 }  // namespace pdsim
