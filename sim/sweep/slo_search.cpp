@@ -25,6 +25,21 @@ std::vector<std::string> slo_violations(const SloSpec& slo, const Json& summary,
   check("mean_tpot_ms", slo.mean_tpot_ms);
   check("p99_tpot_ms", slo.p99_tpot_ms);
   check("p99_itl_ms", slo.p99_itl_ms);
+  // An offered rate the client could not keep to is not a rate the configuration served:
+  // max_concurrency held requests back for longer than the search's resolution.
+  const Json* load = &summary;
+  for (const char* k : {"pdsim", "offered_load"})
+    load = load && load->is_object() && load->contains(k) ? &load->at(k) : nullptr;
+  if (load && load->is_object()) {
+    const double wait = load->value("admission_wait_s", 0.0),
+                 span = load->value("scheduled_span_s", 0.0);
+    if (wait > slo.rel_tolerance * span) {
+      std::ostringstream s;
+      s << "offered rate not reached: max_concurrency held requests back " << wait << " s over a "
+        << span << " s schedule";
+      out.push_back(s.str());
+    }
+  }
   const int completed = summary.value("completed", 0);
   if (completed < expected_requests)
     out.push_back("completed " + std::to_string(completed) + " < " +
@@ -44,7 +59,10 @@ SloSearchResult search_max_rate(const SloSpec& slo, int expected_requests,
   auto meets = [&](double rate) {
     Json s = summary_at(rate);
     const std::vector<std::string> v = slo_violations(slo, s, expected_requests);
-    r.evaluations.push_back({{"request_rate", rate}, {"meets", v.empty()}, {"violations", v}});
+    r.evaluations.push_back({{"request_rate", rate},
+                             {"achieved_request_rate", s.value("request_throughput", Json())},
+                             {"meets", v.empty()},
+                             {"violations", v}});
     if (v.empty()) {
       r.max_rate = rate;
       r.summary = std::move(s);

@@ -8,6 +8,7 @@
 #include "sim/serve/actors/prefill_chunk_timer.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
@@ -87,6 +88,23 @@ TEST(ServeMechanisms, MaxConcurrencyBoundsRequestsInFlight) {
     for (const auto& o : r.requests) live += o.arrival_s <= q.arrival_s && o.finish_s > q.arrival_s;
     EXPECT_LE(live, 2) << q.id;
   }
+}
+
+// pdsim.offered_load: the client keeps to the offered gaps unless max_concurrency holds it back.
+TEST(ServeMechanisms, OfferedLoadSaysWhenMaxConcurrencyHeldTheClientBack) {
+  auto load = [](const std::vector<std::string>& sets) {
+    return testing::quick_reference_summary("efa", sets).at("pdsim").at("offered_load");
+  };
+  const Json open = load({"workload.request_rate=4"});
+  EXPECT_EQ(open.at("held_back_requests"), 0);
+  EXPECT_EQ(open.at("admission_wait_s"), 0.0);
+  EXPECT_GT(open.at("scheduled_span_s").get<double>(), 0.0);
+  const Json capped = load({"workload.request_rate=4", "workload.max_concurrency=1"});
+  EXPECT_GT(capped.at("held_back_requests").get<int>(), 0);
+  // One request in flight at a time: every request after the first waits for the one before to
+  // finish, so the client's span is at least the sum of all but the last request's latency.
+  EXPECT_GT(capped.at("admission_wait_s").get<double>(), 0.0);
+  EXPECT_EQ(capped.at("scheduled_span_s"), open.at("scheduled_span_s"));  // same seeded gaps
 }
 
 TEST(ServeMechanisms, WithoutSpeculationEveryChunkIsOneToken) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/sweep/analysis.hpp"
 #include "sim/sweep/slo_search.hpp"
 
@@ -66,6 +68,47 @@ TEST(SweepSlo, ViolationsNameTheMetric) {
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0], "mean_tpot_ms 50.5 > 50");
   EXPECT_EQ(v[1], "completed 3 < 4");
+}
+
+TEST(SweepSlo, AnOfferedRateTheClientDidNotKeepIsAViolation) {
+  SloSpec s;
+  s.rel_tolerance = 0.02;
+  auto with_load = [](double wait_s, double span_s) {
+    return Json{{"completed", 4},
+                {"pdsim",
+                 {{"offered_load", {{"admission_wait_s", wait_s}, {"scheduled_span_s", span_s}}}}}};
+  };
+  EXPECT_TRUE(slo_violations(s, with_load(0.2, 10), 4).empty());  // 2 % of 10 s: at the limit
+  const auto v = slo_violations(s, with_load(0.25, 10), 4);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0],
+            "offered rate not reached: max_concurrency held requests back 0.25 s over a 10 s "
+            "schedule");
+}
+
+// The capacity-search bug (issue 28): with max_concurrency the client can send at most 0.33
+// req/s, yet the search reported the bracket's 5.45 req/s. A closed-loop configuration: 100
+// requests, the latency SLO always met, requests sent at min(rate, 0.33) req/s, so at an offered
+// rate r > 0.33 the client is held back 100 / 0.33 − 100 / r seconds over a 100 / r s schedule.
+// The rate is reached within 2 % while 100 / 0.33 − 100 / r ≤ 0.02 × 100 / r, i.e.
+// r ≤ 1.02 × 0.33 = 0.3366 req/s.
+TEST(SweepSlo, CapacityIsARateTheClientReached) {
+  auto closed_loop = [](double rate) {
+    const double span = 100 / rate, sent_at = std::min(rate, 0.33);
+    return Json{{"p99_ttft_ms", 10.0},
+                {"completed", 100},
+                {"request_throughput", sent_at},
+                {"pdsim",
+                 {{"offered_load",
+                   {{"admission_wait_s", 100 / sent_at - span}, {"scheduled_span_s", span}}}}}};
+  };
+  const SloSearchResult r = search_max_rate(ttft_slo(1000, 0.1, 5.45, 0.02), 100, closed_loop);
+  ASSERT_TRUE(r.max_rate);
+  ASSERT_TRUE(r.fail_rate);
+  EXPECT_LE(*r.max_rate, 1.02 * 0.33);
+  EXPECT_GT(*r.fail_rate, 1.02 * 0.33);
+  EXPECT_FALSE(r.evaluations[0]["meets"].get<bool>());  // 5.45 req/s: not reached
+  EXPECT_DOUBLE_EQ(r.evaluations[0]["achieved_request_rate"].get<double>(), 0.33);
 }
 
 TEST(SweepPareto, FrontierOfHandMadePoints) {

@@ -33,6 +33,30 @@ void ServingStats::decode_iteration(const IterationRecord& r, bool cuda_graph) {
   iter_log_.push_back(r);
 }
 
+namespace {
+
+// How far the client kept to the offered request rate: the gaps it was asked to wait
+// (scheduled_span_s) and the time max_concurrency held requests back on top of them (the client
+// sleeps each gap after the previous request was sent, so a request's wait is its send time minus
+// the previous send minus its gap).
+Json offered_load(const std::vector<Request>& requests) {
+  double span = 0, wait = 0, prev = 0;
+  int held = 0;
+  for (const auto& q : requests) {
+    span += q.spec.gap_s;
+    const double w = q.rec.arrival_s - prev - q.spec.gap_s;
+    // Sub-nanosecond differences are the clock's rounding, not a wait.
+    if (w > 1e-9) {
+      wait += w;
+      ++held;
+    }
+    prev = q.rec.arrival_s;
+  }
+  return Json{{"scheduled_span_s", span}, {"admission_wait_s", wait}, {"held_back_requests", held}};
+}
+
+}  // namespace
+
 Json ServingStats::extras(const Deployment& d, const std::vector<Request>& requests,
                           const DecodeIterationTimer& decode,
                           const PrefillChunkTimer& prefill) const {
@@ -82,6 +106,7 @@ Json ServingStats::extras(const Deployment& d, const std::vector<Request>& reque
          kv_part_total_s / std::max<double>(1.0, static_cast<double>(kv_part_s_.size()))},
         {"part_achieved_GBps", kv_part_total_s > 0 ? kv_bytes_total / kv_part_total_s / 1e9 : 0.0},
         {"kv_bytes_per_token", d.kv_bytes_per_token}}},
+      {"offered_load", offered_load(requests)},
       {"queueing",
        {{"decode_wait_mean_s", mean_gap([](auto& r) { return r.arrival_s; },
                                         [](auto& r) { return r.decode_reserved_s; })},
