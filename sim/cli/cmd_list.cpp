@@ -7,6 +7,7 @@
 #include "reports/report_writer.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/core/data_path.hpp"
+#include "sim/core/json_reader.hpp"
 #include "sim/core/text_align.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/packet/workload.hpp"
@@ -39,6 +40,28 @@ void print_dir(const char* title, const std::string& rel) {
   std::cout << title << " (" << rel << "):\n";
   for (const auto& n : names) std::cout << "  " << n << "\n";
 }
+// Serving scenarios by the name `pdsim run` accepts (scenario_file): every file under scenarios/
+// whose schema is pdsim.scenario/1, with its subfolder (dsr1/..., whatif/...).
+void print_scenarios() {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(pdsim::data_root()) / "scenarios";
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() != ".json" || !it->is_regular_file(ec)) continue;
+    try {
+      const pdsim::JsonNode n = pdsim::JsonNode::load_file(it->path().string());
+      if (!n.is_object() || n.str_or("schema", "") != "pdsim.scenario/1") continue;
+    } catch (const std::exception&) {
+      continue;  // not a scenario this listing can name
+    }
+    names.push_back(fs::relative(it->path(), root).replace_extension().generic_string());
+  }
+  std::sort(names.begin(), names.end());
+  std::cout << "scenarios (scenarios; pdsim run NAME):\n";
+  for (const auto& n : names) std::cout << "  " << n << "\n";
+}
 }  // namespace
 
 PDSIM_CLI_COMMAND(
@@ -69,7 +92,7 @@ PDSIM_CLI_COMMAND(
         print_dir("acceptance profiles", "models/profiles/acceptance");
         print_dir("profile overlays", "calibrate/overlays");
         print_dir("validation sets", "calibrate/validation");
-        print_dir("scenarios", "scenarios");
+        print_scenarios();
         return 0;
       };
     })

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/core/json_override.hpp"
@@ -75,7 +76,25 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
                       {.create_missing = false, .what = "scenario path"});
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+std::string scenario_file(const std::string& arg) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(arg, ec) || arg.ends_with(".json")) return arg;  // a path, as given
+  // A name `pdsim list` prints (scenarios/NAME.json, NAME may name a subfolder: dsr1/...), never
+  // one that climbs out of the scenarios folder.
+  const fs::path rel(arg + ".json");
+  bool climbs = rel.is_absolute();
+  for (const auto& part : rel) climbs = climbs || part == "..";
+  const fs::path named = fs::path(data_root()) / "scenarios" / rel;
+  if (!arg.empty() && !climbs && fs::is_regular_file(named, ec)) return named.string();
+  throw InputError(arg, "",
+                   "a scenario file, or a scenario name that `pdsim list` prints (" +
+                       (fs::path(data_root()) / "scenarios").string() +
+                       "/NAME.json); neither exists");
+}
+
+Scenario load_scenario(const std::string& arg, const std::vector<std::string>& overrides) {
+  const std::string path = scenario_file(arg);
   Scenario s = parse_scenario(JsonNode::load_file(path));
   if (overrides.empty()) return s;
   Json doc = s.resolved_json();

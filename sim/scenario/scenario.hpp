@@ -527,7 +527,11 @@ struct Scenario {
 
 // Reads a scenario; `overrides` are "dotted.path=value" strings (value parsed as JSON, else
 // taken as a string). Unknown paths and ill-typed values raise InputError.
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// `arg`: a scenario file, or a name `pdsim list` prints (scenarios/NAME.json under the data
+// directory, e.g. "glm51-2p2d-efa" or "dsr1/dsr1-2p2d-p5en-deepep"); a path that exists, or ends
+// in .json, is used as given.
+std::string scenario_file(const std::string& arg);
+Scenario load_scenario(const std::string& arg, const std::vector<std::string>& overrides = {});
 Scenario parse_scenario(const JsonNode& node);
 // Applies one override to a resolved scenario document (exposed for other JSON-driven tools).
 void apply_override(Json& doc, const std::string& assignment, const std::string& file);

@@ -78,6 +78,20 @@ TEST(Scenario, BadInputNamesFileFieldAndExpectation) {
   EXPECT_NE(m.find("/nonexistent/s.json: cannot open"), std::string::npos) << m;
 }
 
+// A scenario by the name `pdsim list` prints, subfolder included; paths as given.
+TEST(Scenario, ByNameFromTheDataDirectory) {
+  const std::string root = data_root() + "/scenarios/";
+  EXPECT_EQ(scenario_file("glm51-2p2d-efa-quick"), root + "glm51-2p2d-efa-quick.json");
+  EXPECT_EQ(scenario_file("dsr1/dsr1-2p2d-p5en-deepep"), root + "dsr1/dsr1-2p2d-p5en-deepep.json");
+  EXPECT_EQ(load_scenario("dsr1/dsr1-2p2d-p5en-deepep").name, "dsr1-2p2d-p5en-deepep");
+  EXPECT_EQ(scenario_file(root + "glm51-2p2d-efa.json"), root + "glm51-2p2d-efa.json");
+  EXPECT_EQ(scenario_file("nope.json"), "nope.json");  // a path: load_file names the failure
+  for (const char* bad : {"glm51-2p2d-efa-quik", "../scenarios/glm51-2p2d-efa", "", "sweeps"}) {
+    const std::string m = input_error([&] { scenario_file(bad); });
+    EXPECT_NE(m.find("a scenario name that `pdsim list` prints"), std::string::npos) << bad << m;
+  }
+}
+
 TEST(Scenario, MissingFieldAndUnknownFieldAndWrongType) {
   Json doc = Json::parse(R"({"model":"glm-5.1-fp8","cluster":{"instance_type":"p5en.48xlarge"},
     "fabric":{},"prefill":{},"decode":{},"workload":{"input_len":"long"}})");
