@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,16 +19,12 @@ namespace pdsim {
 namespace fs = std::filesystem;
 namespace {
 
-// Old pdsim versions wrote no marker; one of these files identifies their output directories.
-constexpr const char* kLegacyIndexFiles[] = {"summary.json", "compare.json", "validation.json"};
-
+// Only pdsim's marker identifies its output: a summary.json (what pdsim versions before the
+// marker wrote) may as well be a user's, so a directory holding one is refused too.
 bool written_by_pdsim_or_empty(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_empty(dir, ec)) return true;
-  if (fs::exists(dir / OutputDir::kMarker, ec)) return true;
-  for (const char* f : kLegacyIndexFiles)
-    if (fs::exists(dir / f, ec)) return true;
-  return false;
+  return fs::is_regular_file(fs::symlink_status(dir / OutputDir::kMarker, ec));
 }
 
 // Staging directories left by processes that no longer exist (killed mid-run).
@@ -38,7 +35,10 @@ void remove_stale_staging(const fs::path& parent, const std::string& name) {
     const std::string f = e.path().filename().string();
     if (f.rfind(prefix, 0) != 0) continue;
     const std::string pid_text = f.substr(prefix.size());
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    // Not a pid this code wrote (empty, not digits, beyond pid_t): someone else's, left alone.
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        pid_text.find_first_not_of("0123456789") != std::string::npos)
+      continue;
     const long pid = std::stol(pid_text);
     if (pid == ::getpid() || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH))
       fs::remove_all(e.path(), ec);
@@ -61,6 +61,10 @@ OutputDir::OutputDir(std::string target) : target_(std::move(target)) {
     throw InputError(excerpt(target_), "", "expected an output directory name, not '" + name + "'");
   const fs::path parent = t.has_parent_path() ? t.parent_path() : fs::path(".");
   std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(t, ec)))
+    throw InputError(target_, "",
+                     "a directory, not a symbolic link (pdsim replaces its output directory as "
+                     "a whole: give the directory the link points to)");
   if (fs::exists(t, ec) && !fs::is_directory(t, ec))
     throw InputError(target_, "", "exists and is not a directory");
   if (fs::is_directory(t, ec) && !written_by_pdsim_or_empty(t))
@@ -69,19 +73,47 @@ OutputDir::OutputDir(std::string target) : target_(std::move(target)) {
                          "); refusing to replace it: choose another output directory");
   fs::create_directories(parent, ec);
   if (ec) throw IoError(parent.string(), "cannot create directory", ec.value());
-  remove_stale_staging(parent, name);
-  target_ = t.string();
-  staging_ = (parent / ("." + name + ".staging." + std::to_string(::getpid()))).string();
-  if (::mkdir(staging_.c_str(), 0755) != 0)
-    throw IoError(staging_, "cannot create the staging directory", errno);
-  write_file_atomic(staging_ + "/" + kMarker,
-                    "written by pdsim as one unit (sim/core/output_dir.hpp)\n");
+  // One writer per target: a lock file beside it, held until this object goes (the kernel drops
+  // it when the process dies). It stays behind, empty, so that two writers never lock different
+  // files of the same name.
+  const std::string lock = (parent / ("." + name + ".lock")).string();
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (lock_fd_ < 0) throw IoError(lock, "cannot open the output lock", errno);
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    if (err == EWOULDBLOCK)
+      throw InputError(target_, "",
+                       "an output directory no other pdsim is writing (" + lock +
+                           " is locked by another process): wait for it or choose another");
+    throw IoError(lock, "cannot lock", err);
+  }
+  try {
+    remove_stale_staging(parent, name);
+    target_ = t.string();
+    const std::string staging =
+        (parent / ("." + name + ".staging." + std::to_string(::getpid()))).string();
+    if (::mkdir(staging.c_str(), 0755) != 0)
+      throw IoError(staging, "cannot create the staging directory", errno);
+    staging_ = staging;
+    write_file_atomic(staging_ + "/" + kMarker,
+                      "written by pdsim as one unit (sim/core/output_dir.hpp)\n");
+  } catch (...) {
+    // No destructor runs for a constructor that throws: undo here.
+    std::error_code rm;
+    if (!staging_.empty()) fs::remove_all(staging_, rm);
+    ::close(lock_fd_);
+    throw;
+  }
 }
 
 OutputDir::~OutputDir() {
-  if (committed_) return;
-  std::error_code ec;
-  fs::remove_all(staging_, ec);  // best effort: a leftover is removed by the next run
+  if (!committed_ && !staging_.empty()) {
+    std::error_code ec;
+    fs::remove_all(staging_, ec);  // best effort: a leftover is removed by the next run
+  }
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
 void OutputDir::commit() {

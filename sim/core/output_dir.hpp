@@ -6,7 +6,9 @@
 // complete new one, never a mix. Without commit (an error), the staging directory is removed and
 // the target is untouched. Stale staging directories of dead processes are removed on the next
 // run. A target that exists and was not written by pdsim (no marker file, not empty) is refused,
-// so `--out ~` can never delete a user's files.
+// so `--out ~` can never delete a user's files; so is a symbolic link or anything that is not a
+// directory. One writer per target: a second one is refused while the first holds the lock file
+// <parent>/.<name>.lock (flock, released when the writer exits or dies; the empty file stays).
 #include <string>
 
 namespace pdsim {
@@ -27,6 +29,7 @@ class OutputDir {
  private:
   std::string target_, staging_;
   bool committed_ = false;
+  int lock_fd_ = -1;
 };
 
 }  // namespace pdsim

@@ -32,6 +32,24 @@ expect foreign-dir 2 "was not written by pdsim" -- "${RUN[@]}" --out "$T/home"
 if [ "$(cat "$T/home/precious")" = keep ]; then ok; else bad "foreign-dir: user file changed"; fi
 echo x > "$T/file"
 expect out-is-file 2 "exists and is not a directory" -- "${RUN[@]}" --out "$T/file"
+# A summary.json does not make a directory pdsim's (issue 31): only the marker does.
+mkdir -p "$T/p/src"; echo x > "$T/p/src/a.c"; echo {} > "$T/p/summary.json"
+expect legacy-index 2 "was not written by pdsim" -- "${RUN[@]}" --out "$T/p"
+if [ "$(cat "$T/p/src/a.c")" = x ] && [ -f "$T/p/summary.json" ]; then ok; else bad "legacy-index: user files changed"; fi
+# A symbolic link is refused, not replaced by a directory.
+mkdir -p "$T/real"; ln -s "$T/real" "$T/link"
+expect out-symlink 2 "not a symbolic link" -- "${RUN[@]}" --out "$T/link"
+if [ -L "$T/link" ]; then ok; else bad "out-symlink: the link was replaced"; fi
+# One writer per output directory: a second is refused while the lock is held.
+flock "$T/.busy.lock" sleep 30 & holder=$!
+for _ in $(seq 1 100); do flock -n "$T/.busy.lock" true 2>/dev/null || break; sleep 0.05; done
+expect out-locked 2 "is locked by another process" -- "${RUN[@]}" --out "$T/busy"
+pkill -P "$holder" 2>/dev/null; kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+if [ ! -e "$T/busy" ]; then ok; else bad "out-locked: the second writer wrote"; fi
+# A stray staging directory with a number no pid can be is someone else's: left alone.
+mkdir -p "$T/.st.staging.99999999999999999999"
+expect stray-staging 0 "Results written to $T/st/" -- "${RUN[@]}" --out "$T/st"
+if [ -d "$T/.st.staging.99999999999999999999" ]; then ok; else bad "stray-staging: removed"; fi
 
 # Reference outputs: seed 1 (old) and seed 2 (new); the same run twice is byte-identical.
 expect ref-old 0 "Results written to $T/old/" -- "${RUN[@]}" --seed 1 --out "$T/old"
