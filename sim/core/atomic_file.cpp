@@ -1,6 +1,7 @@
 #include "sim/core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,12 +36,24 @@ void fsync_path(const std::string& path) {
 void write_file_atomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   const fs::path target(path);
+  // The rename replaces whatever has the name: only a regular file may be replaced, never a
+  // symbolic link, device (-o /dev/null as root), FIFO, socket or directory.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(path, "",
+                     "a regular file or a new name: it exists as " +
+                         std::string(S_ISLNK(st.st_mode)    ? "a symbolic link"
+                                     : S_ISDIR(st.st_mode)  ? "a directory"
+                                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                                            : "a device") +
+                         ", which pdsim does not replace");
   const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw IoError(dir, "cannot create directory", ec.value());
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) throw IoError(path, "cannot open for writing", errno);
   try {
     write_all(fd, content, path);

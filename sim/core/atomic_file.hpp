@@ -8,7 +8,9 @@
 
 namespace pdsim {
 
-// Creates parent directories as needed; throws IoError naming the path and errno on failure.
+// Creates parent directories as needed; throws IoError naming the path and errno on failure, and
+// InputError when `path` exists as anything but a regular file (a symbolic link, device, FIFO,
+// socket or directory is never replaced).
 void write_file_atomic(const std::string& path, const std::string& content);
 
 // Writes all of `content` to `fd` (retrying short writes and EINTR); IoError naming `path` and

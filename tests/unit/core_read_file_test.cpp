@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_reader.hpp"
 #include "sim/core/read_file.hpp"
@@ -76,4 +77,40 @@ TEST_F(ReadFile, FilesAboveTheBoundAreRefused) {
 }
 
 }  // namespace
+}  // namespace pdsim
+
+namespace pdsim {
+namespace atomic_file_test {
+
+// -o onto something that is not a regular file is refused, the thing left as it was (issue 31).
+TEST(WriteFileAtomic, NeverReplacesALinkAFifoOrADirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pdsim_atomic_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "real.json").string(), link = (dir / "link.json").string(),
+                    fifo = (dir / "fifo").string(), sub = (dir / "sub").string();
+  write_file_atomic(file, "old");
+  fs::create_symlink(file, link);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_directories(sub);
+  auto refused = [](const std::string& p) {
+    try {
+      write_file_atomic(p, "new");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused(link).find("exists as a symbolic link"), std::string::npos);
+  EXPECT_NE(refused(fifo).find("exists as a FIFO"), std::string::npos);
+  EXPECT_NE(refused(sub).find("exists as a directory"), std::string::npos);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(read_file(file), "old");
+  write_file_atomic(file, "new");  // a regular file is replaced
+  EXPECT_EQ(read_file(file), "new");
+  fs::remove_all(dir);
+}
+
+}  // namespace atomic_file_test
 }  // namespace pdsim
