@@ -72,6 +72,37 @@ TEST(PacketExperiment, MalformedFilesGetClearErrors) {
   EXPECT_NE(error_of(d).find("topology.leaves"), std::string::npos);
 }
 
+// Issue 31's reproducers: values that once crashed (k = 2^32: SIGSEGV; link_gbps = 1e-300:
+// SIGFPE) or were narrowed (leaves = 2^32 + 2 ran 2 leaves) are input errors with the range.
+TEST(PacketExperiment, HugeTinyAndNarrowedNumbersAreRefused) {
+  auto expect = [](Json d, const std::string& field, const std::string& range) {
+    const std::string e = error_of(d);
+    EXPECT_NE(e.find(field), std::string::npos) << e;
+    EXPECT_NE(e.find(range), std::string::npos) << e;
+  };
+  Json d = small_a2a();
+  d["topology"] = {{"kind", "fat_tree"}, {"k", 4294967296LL}};
+  expect(d, "topology.k", "[2, 128]");
+  d["topology"]["k"] = 4294967300LL;  // once ran as k = 4
+  expect(d, "topology.k", "[2, 128]");
+  d = small_a2a();
+  d["topology"]["leaves"] = 4294967298LL;  // once ran as 2
+  expect(d, "topology.leaves", "[1, 65536]");
+  d = small_a2a();
+  d["topology"]["link_gbps"] = 1e-300;
+  expect(d, "topology.link_gbps", "Gb/s");
+  d = small_a2a();
+  d["max_time_us"] = 1e300;
+  expect(d, "max_time_us", "microseconds");
+  d = small_a2a();
+  d["switch"]["buffer_bytes"] = 1e300;
+  expect(d, "switch.buffer_bytes", "bytes");
+  d = small_a2a();
+  d["transport"]["rc"] = {{"timeout_exponent", 4294967299LL}};  // once narrowed to 3
+  d["transport"]["kind"] = "rc";
+  expect(d, "transport.rc.timeout_exponent", "[0, 31]");
+}
+
 TEST(PacketExperiment, SetOverridesFieldsAndRejectsUnknownPaths) {
   Json d = small_a2a();
   apply_override(d, "a.json", "workloads[1].bytes=4000000");
