@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
+#include "sim/core/excerpt.hpp"
+#include "sim/core/json_reader.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/stats.hpp"
@@ -45,25 +47,48 @@ std::vector<ProfileOverlay> sample_overlays(const ProfileOverlay& fitted, int n,
   const std::string where = fitted.file.empty() ? "overlay" : fitted.file;
   if (!has_covariance(fitted))
     throw InputError(where, "fit.covariance", "an overlay written by `pdsim calibrate serving`");
-  const Json& fit = fitted.doc["fit"];
-  const auto order = fit["order"].get<std::vector<std::string>>();
+  // The fit block is read field by field (a hand-edited overlay may hold anything there).
+  const JsonNode fit = JsonNode::from_json(fitted.doc, where).at("fit");
+  const JsonNode order_node = fit.at("order");
+  if (!order_node.is_array() || order_node.size() == 0)
+    order_node.fail("expected a non-empty array of fitted parameter paths");
+  std::vector<std::string> order;
+  for (size_t i = 0; i < order_node.size(); ++i) {
+    const std::string path = order_node.at(i).string();
+    const size_t dot = path.find('.');
+    if (dot == std::string::npos || dot + 1 == path.size() ||
+        !fitted.doc["profiles"].contains(path.substr(0, dot)))
+      order_node.at(i).fail(
+          "expected \"<profile kind>.<field>\" of a profile this overlay sets, got \"" +
+          excerpt(path) + "\"");
+    order.push_back(path);
+  }
   const size_t p = order.size();
+  const JsonNode cov_node = fit.at("covariance");
+  if (!cov_node.is_array() || cov_node.size() != p)
+    cov_node.fail("expected a " + std::to_string(p) + " x " + std::to_string(p) +
+                  " matrix (one row per entry of fit.order)");
   Eigen::VectorXd mean(static_cast<Eigen::Index>(p));
   Eigen::MatrixXd cov(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
   std::vector<double> lo(p), hi(p);
   for (size_t i = 0; i < p; ++i) {
-    const Json& par = fit["parameters"][order[i]];
-    mean(static_cast<Eigen::Index>(i)) = par["value"].get<double>();
-    lo[i] = par["lower"].get<double>();
-    hi[i] = par["upper"].get<double>();
+    const JsonNode par = fit.at("parameters").at(order[i]);
+    const double v = par.at("value").number();
+    lo[i] = par.at("lower").number();
+    hi[i] = par.at("upper").number();
+    if (!(lo[i] <= v && v <= hi[i])) par.fail("expected lower <= value <= upper");
+    mean(static_cast<Eigen::Index>(i)) = v;
+    const JsonNode row = cov_node.at(i);
+    if (!row.is_array() || row.size() != p)
+      row.fail("expected a row of " + std::to_string(p) + " covariances");
     for (size_t j = 0; j < p; ++j) {
-      const Json& c = fit["covariance"][i][j];
+      const JsonNode c = row.at(j);
       if (!c.is_number())
-        throw InputError(where, "fit.covariance",
-                         "finite covariances (the fit had no degrees of freedom left)");
-      cov(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = c.get<double>();
+        c.fail("expected finite covariances (the fit had no degrees of freedom left)");
+      cov(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = c.number();
     }
   }
+  if (!cov.isApprox(cov.transpose())) cov_node.fail("expected a symmetric matrix");
   // A symmetric square root that tolerates a covariance only positive semi-definite.
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(cov);
   const Eigen::MatrixXd root =

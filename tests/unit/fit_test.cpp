@@ -119,6 +119,57 @@ TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
   EXPECT_EQ(sample_overlays(o, 3, 7)[2].doc.dump(), s[2].doc.dump());  // deterministic in the seed
 }
 
+// Issue 31: a hand-edited fit block once crashed --param-samples ("covariance": [] → SIGSEGV) or
+// ended as an internal error; each is now an input error naming the field.
+TEST(ParameterSamples, MalformedFitBlocksNameTheField) {
+  const Json good = {{"order", {"serving.decode.host_us_per_iteration"}},
+                     {"parameters",
+                      {{"serving.decode.host_us_per_iteration",
+                        {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
+                     {"covariance", {{4.0}}}};
+  auto error = [](const Json& fit) {
+    const ProfileOverlay o =
+        profile_overlay_from_json({{"schema", kProfileOverlaySchema},
+                                   {"name", "t"},
+                                   {"provenance", Json::object()},
+                                   {"profiles",
+                                    {{"serving",
+                                      {{"profile", "sglang-0.5-pd"},
+                                       {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
+                                   {"fit", fit}},
+                                  "t.json");
+    return testing::input_error_of([&] { sample_overlays(o, 2, 1); });
+  };
+  auto expect = [&](Json fit, const std::string& field) {
+    const std::string e = error(fit);
+    EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+    EXPECT_NE(e.find(field), std::string::npos) << e;
+  };
+  EXPECT_EQ(error(good), "");
+  Json f = good;
+  f["covariance"] = Json::array();
+  expect(f, "fit.covariance");
+  f["covariance"] = {Json::array()};
+  expect(f, "fit.covariance[0]");
+  f["covariance"] = {{"x"}};
+  expect(f, "fit.covariance[0][0]");
+  f = good;
+  f["order"] = {"serving"};  // no field
+  expect(f, "fit.order[0]");
+  f["order"] = {"gpu.x"};  // a profile the overlay does not set
+  expect(f, "fit.order[0]");
+  f["order"] = 5;
+  expect(f, "fit.order");
+  f = good;
+  f["parameters"]["serving.decode.host_us_per_iteration"]["value"] = "ten";
+  expect(f, "value");
+  f["parameters"]["serving.decode.host_us_per_iteration"]["value"] = 1000.0;  // above upper
+  expect(f, "fit.parameters");
+  f = good;
+  f["parameters"] = Json::object();
+  expect(f, "serving.decode.host_us_per_iteration");
+}
+
 // A validation set whose one "measured" run is pdsim's own prediction with fixed_us = 80: the fit
 // must find 80 again from a start of 0.
 std::string synthetic_set(const std::string& dir) {
