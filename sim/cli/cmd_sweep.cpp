@@ -3,6 +3,8 @@
 // pdsim sweep merge A.jsonl B.jsonl... -o ALL.jsonl
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <iostream>
 #include <memory>
 
@@ -46,6 +48,16 @@ int run_merge(const SweepOptions& o) {
   return 0;
 }
 
+// Whether two paths name one file (after symlinks and `..`; a path that does not exist yet is
+// compared as written, normalised).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const auto ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const auto cb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
 int run_sweep_cmd(const SweepOptions& o) {
   if (o.sweep.empty())
     throw pdsim::InputError("sweep", "", "expected a sweep file (or: sweep merge)");
@@ -54,6 +66,17 @@ int run_sweep_cmd(const SweepOptions& o) {
   pdsim::SweepRunOptions opt;
   opt.shard = pdsim::parse_shard(o.shard);
   opt.results_path = o.results.empty() ? default_results(spec, opt.shard) : o.results;
+  // An output written over the results or the sweep file would destroy what it is made from.
+  const std::string analysis = o.analysis.empty() ? analysis_path(opt.results_path) : o.analysis;
+  if (same_file(opt.results_path, o.sweep))
+    throw pdsim::InputError("--results", "", "a file other than the sweep file, got " + o.sweep);
+  std::vector<std::pair<std::string, std::string>> outs{{"--analysis", analysis}};
+  for (const auto& f : o.reports) outs.emplace_back("--report", f);
+  for (const auto& [flag, f] : outs)
+    for (const std::string& in : {opt.results_path, o.sweep})
+      if (same_file(f, in))
+        throw pdsim::InputError(flag, "",
+                                "a file other than the sweep file and the results file, got " + f);
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   opt.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(cpus > 0 ? cpus : 1);
   opt.progress = !o.no_progress && ::isatty(STDERR_FILENO);
@@ -71,7 +94,7 @@ int run_sweep_cmd(const SweepOptions& o) {
   }
   const std::vector<pdsim::Json> lines = pdsim::read_results(opt.results_path);
   const pdsim::Json a = pdsim::analyze_sweep(spec, lines);
-  const std::string out = o.analysis.empty() ? analysis_path(opt.results_path) : o.analysis;
+  const std::string& out = analysis;
   pdsim::write_file_atomic(out, a.dump(2) + "\n");
   std::cout << pdsim::analysis_text(a) << "Analysis written to " << out << "\n";
   for (const auto& f : o.reports) {

@@ -22,13 +22,13 @@ inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
                  "to the profile it was fitted on)");
   app.add_option("--param-samples", o.param_samples,
                  "also draw N parameter vectors from the fitted overlays' covariance and report "
-                 "each metric's 5-95 % interval (uncertainty.json)")
-      ->check(CLI::NonNegativeNumber);
+                 "each metric's 5-95 % interval (uncertainty.json); at most 10000")
+      ->check(CLI::Range(0, 10000));
   app.add_option("--seeds", o.seeds,
                  "also run N seeds (the run's seed and the next N-1) and report p99 / max ITL and "
                  "other metrics with their 5-95 % range over seeds, and the mechanism behind "
-                 "each seed's worst gap (seeds.json)")
-      ->check(CLI::NonNegativeNumber);
+                 "each seed's worst gap (seeds.json); at most 10000 (each is a full run)")
+      ->check(CLI::Range(0, 10000));
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
   app.add_option("-j,--jobs", o.jobs, "worker processes for --param-samples and --seeds")

@@ -52,6 +52,11 @@ scenario_copy | sed 's/"seed": 1/"seed": 1, "seed": 7/' > "$T/dup.json"
 expect duplicate-key 2 "dup.json: field 'seed': duplicate key" -- "$PDSIM" run "$T/dup.json"
 # 5. --seed like "seed": a non-negative integer.
 expect seed-negative 2 "--seed: expected a non-negative integer, got '-1'" -- "$PDSIM" run "$S" --seed -1
+expect seed-huge 2 "--seed: expected an integer below 2^63, got '99999999999999999999'" -- "$PDSIM" run "$S" --seed 99999999999999999999
+expect seed-2-63 2 "--seed: expected an integer below 2^63, got '9223372036854775808'" -- "$PDSIM" run "$S" --seed 9223372036854775808
+# Counts of whole runs are bounded (issue 31: these were exit 1, "out of memory").
+expect seeds-huge 2 "--seeds" -- "$PDSIM" run "$S" --seeds 2147483647
+expect param-samples-huge 2 "--param-samples" -- "$PDSIM" run "$S" --param-samples 1000000
 # 6. Physically impossible measured values.
 printf '# nccl-tests\n     1048576        262144     float     sum      -1   -42.10   24.91   43.59      0    41.80   25.09   43.90      0\n' > "$T/neg.txt"
 expect import-negative-time 2 "neg.txt: field 'line 2': expected a finite non-negative time (us)" -- "$PDSIM" calibrate import --format nccl-tests "$T/neg.txt"

@@ -67,6 +67,11 @@ expect disk-error 4 "File too large" -- bash -c "ulimit -f 8; trap '' XFSZ; exec
 if [ "$(digest "$T/o")" = "$OLD" ]; then ok; else bad "disk-error: old outputs changed"; fi
 if [ -z "$(find "$T" -maxdepth 1 -name '.o.staging.*')" ]; then ok; else bad "disk-error: staging directory left behind"; fi
 printf '{"schema":"pdsim.sweep/1","name":"small","base":"%s","set":{"workload.num_prompts":4},"grid":{"seed":[1,2]}}\n' "$S" > "$T/small.json"
+# An output onto the results or the sweep file is refused before anything runs (issue 31).
+echo keep > "$T/keep.jsonl"
+expect sweep-analysis-onto-results 2 "a file other than the sweep file and the results file" -- "$PDSIM" sweep "$T/small.json" --results "$T/keep.jsonl" --analysis "$T/keep.jsonl" --jobs 1
+expect sweep-results-onto-spec 2 "a file other than the sweep file" -- "$PDSIM" sweep "$T/small.json" --results "$T/small.json" --jobs 1
+if [ "$(cat "$T/keep.jsonl")" = keep ] && grep -q '"name":"small"' "$T/small.json"; then ok; else bad "sweep outputs onto inputs: an input changed"; fi
 expect sweep-disk-error 4 "write failed: File too large" -- bash -c "ulimit -f 1; trap '' XFSZ; exec \"\$@\"" _ "$PDSIM" sweep "$T/small.json" --results "$T/full.jsonl" --jobs 1
 
 # A crashed worker is an error with its signal, exit 1, not an abort.
