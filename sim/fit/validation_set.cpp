@@ -134,12 +134,21 @@ ValidationSet load_validation_set(const std::string& path) {
     if (r.has("exclude")) {
       const JsonNode ex = r.at("exclude");
       if (!ex.is_object()) ex.fail("expected an object: metric -> why it is not compared");
-      for (const auto& k : ex.keys()) run.excluded[k] = ex.at(k).string();
+      for (const auto& k : ex.keys()) {
+        // A mistyped metric would exclude nothing, silently (issue 31).
+        if (!is_bench_serving_measured_key(k))
+          ex.at(k).fail("expected a bench_serving metric name (mean_tpot_ms, p99_itl_ms, ...)");
+        run.excluded[k] = ex.at(k).string();
+      }
     }
     if (r.has("fit_exclude")) {
       const JsonNode ex = r.at("fit_exclude");
       if (!ex.is_object()) ex.fail("expected an object: metric -> why it is not fitted to");
-      for (const auto& k : ex.keys()) run.fit_excluded[k] = ex.at(k).string();
+      for (const auto& k : ex.keys()) {
+        if (!is_bench_serving_measured_key(k))
+          ex.at(k).fail("expected a bench_serving metric name (mean_tpot_ms, p99_itl_ms, ...)");
+        run.fit_excluded[k] = ex.at(k).string();
+      }
     }
     run.note = r.str_or("note", "");
     vs.runs.push_back(std::move(run));

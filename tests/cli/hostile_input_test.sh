@@ -54,6 +54,13 @@ expect duplicate-key 2 "dup.json: field 'seed': duplicate key" -- "$PDSIM" run "
 expect seed-negative 2 "--seed: expected a non-negative integer, got '-1'" -- "$PDSIM" run "$S" --seed -1
 expect seed-huge 2 "--seed: expected an integer below 2^63, got '99999999999999999999'" -- "$PDSIM" run "$S" --seed 99999999999999999999
 expect seed-2-63 2 "--seed: expected an integer below 2^63, got '9223372036854775808'" -- "$PDSIM" run "$S" --seed 9223372036854775808
+# A bad input found inside the simulation process is still an input error (was exit 1).
+expect qp-library-unknown 2 "field 'tail.link_errors.a2a_library': unknown name 'bogus'" -- "$PDSIM" run "$S" --set tail.link_errors.a2a_library=bogus --out "$T/qp"
+# A mistyped metric in a validation set's exclude would exclude nothing, silently (issue 31).
+sed -e 's#"p99_itl_ms": "#"p99_itl_msx": "#' \
+    -e "s#\"glm51-2p2d-p5en-20260430/#\"$SRC/calibrate/validation/glm51-2p2d-p5en-20260430/#g; s#\"../../scenarios/#\"$SRC/scenarios/#g" \
+    "$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json" > "$T/vs-typo.json"
+expect exclude-typo 2 "exclude.p99_itl_msx': expected a bench_serving metric name" -- "$PDSIM" validate "$T/vs-typo.json" --out "$T/vt"
 # Counts of whole runs are bounded (issue 31: these were exit 1, "out of memory").
 expect seeds-huge 2 "--seeds" -- "$PDSIM" run "$S" --seeds 2147483647
 expect param-samples-huge 2 "--param-samples" -- "$PDSIM" run "$S" --param-samples 1000000

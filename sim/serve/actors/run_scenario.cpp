@@ -22,6 +22,10 @@ SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
   return results_from_json(call_in_child([&] {
     try {
       return results_to_json(simulate(d, seed));
+    } catch (const InputError&) {
+      throw;  // a bad input found while simulating (a catalog entry a mechanism loads): exit 2
+    } catch (const InfeasibleError&) {
+      throw;
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("simulation failed: ") + e.what());
     }
