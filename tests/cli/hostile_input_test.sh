@@ -61,6 +61,10 @@ sed -e 's#"p99_itl_ms": "#"p99_itl_msx": "#' \
     -e "s#\"glm51-2p2d-p5en-20260430/#\"$SRC/calibrate/validation/glm51-2p2d-p5en-20260430/#g; s#\"../../scenarios/#\"$SRC/scenarios/#g" \
     "$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json" > "$T/vs-typo.json"
 expect exclude-typo 2 "exclude.p99_itl_msx': expected a bench_serving metric name" -- "$PDSIM" validate "$T/vs-typo.json" --out "$T/vt"
+# An overlay section fitted on a profile name that does not exist would apply nowhere (issue 31).
+OV=$(ls "$SRC"/calibrate/overlays/*.json | head -1)
+sed 's#"profile": "sglang-0.5-pd"#"profile": "sglang-0.5-pdd"#' "$OV" > "$T/ov-typo.json"
+expect overlay-profile-typo 2 "field 'profiles.serving.profile': unknown name 'sglang-0.5-pdd'" -- "$PDSIM" run "$S" --profile-overlay "$T/ov-typo.json" --out "$T/ov"
 # Counts of whole runs are bounded (issue 31: these were exit 1, "out of memory").
 expect seeds-huge 2 "--seeds" -- "$PDSIM" run "$S" --seeds 2147483647
 expect param-samples-huge 2 "--param-samples" -- "$PDSIM" run "$S" --param-samples 1000000

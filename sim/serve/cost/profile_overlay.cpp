@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/core/provenance.hpp"
@@ -61,7 +62,11 @@ ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file) {
     const JsonNode sec = profiles.at(kind);
     if (!known_kind(kind)) sec.fail("expected one of fabric, gpu, serving, acceptance");
     sec.expect_only({"profile", "set"});
-    sec.at("profile").string();
+    // A catalog name that names no profile would make the section apply nowhere, silently
+    // (issue 31); a path is the user's own profile file and is checked where a scenario uses it.
+    const std::string fitted_on = sec.at("profile").string();
+    if (fitted_on.find('/') == std::string::npos && !fitted_on.ends_with(".json"))
+      resolve_named("models/profiles/" + kind, fitted_on, file, "profiles." + kind + ".profile");
     if (!sec.at("set").is_object()) sec.at("set").fail("expected an object");
   }
   return ProfileOverlay{file, std::move(doc)};
