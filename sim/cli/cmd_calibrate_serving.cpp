@@ -11,6 +11,7 @@
 #include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/output_target.hpp"
 #include "sim/fit/serving_fit.hpp"
 
 namespace pdsim::cli {
@@ -55,6 +56,10 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
     if (a->opt.starts > 1) a->opt.command += " --starts " + std::to_string(a->opt.starts);
     a->opt.progress = [](const std::string& s) { std::cerr << s << "\n"; };
     const ValidationSet set = load_validation_set(a->set);
+    // Before the fit (minutes): -o must not overwrite an input and must be writable.
+    std::vector<std::string> inputs{a->set};
+    for (const auto& run : set.runs) inputs.insert(inputs.end(), {run.scenario, run.measured_file});
+    check_output_file("-o", a->out, inputs);
     const ServingFitResult r = fit_serving(set, a->opt);
     std::cout << serving_fit_text(set, r);
     if (!r.converged) return 3;

@@ -3,8 +3,6 @@
 // pdsim sweep merge A.jsonl B.jsonl... -o ALL.jsonl
 #include <unistd.h>
 
-#include <filesystem>
-
 #include <iostream>
 #include <memory>
 
@@ -12,6 +10,7 @@
 #include "sim/cli/command.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/output_target.hpp"
 #include "sim/sweep/analysis.hpp"
 #include "sim/sweep/results_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
@@ -48,16 +47,6 @@ int run_merge(const SweepOptions& o) {
   return 0;
 }
 
-// Whether two paths name one file (after symlinks and `..`; a path that does not exist yet is
-// compared as written, normalised).
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  const auto ca = std::filesystem::weakly_canonical(a, ec);
-  if (ec) return false;
-  const auto cb = std::filesystem::weakly_canonical(b, ec);
-  return !ec && ca == cb;
-}
-
 int run_sweep_cmd(const SweepOptions& o) {
   if (o.sweep.empty())
     throw pdsim::InputError("sweep", "", "expected a sweep file (or: sweep merge)");
@@ -68,13 +57,13 @@ int run_sweep_cmd(const SweepOptions& o) {
   opt.results_path = o.results.empty() ? default_results(spec, opt.shard) : o.results;
   // An output written over the results or the sweep file would destroy what it is made from.
   const std::string analysis = o.analysis.empty() ? analysis_path(opt.results_path) : o.analysis;
-  if (same_file(opt.results_path, o.sweep))
+  if (pdsim::same_file(opt.results_path, o.sweep))
     throw pdsim::InputError("--results", "", "a file other than the sweep file, got " + o.sweep);
   std::vector<std::pair<std::string, std::string>> outs{{"--analysis", analysis}};
   for (const auto& f : o.reports) outs.emplace_back("--report", f);
   for (const auto& [flag, f] : outs)
     for (const std::string& in : {opt.results_path, o.sweep})
-      if (same_file(f, in))
+      if (pdsim::same_file(f, in))
         throw pdsim::InputError(flag, "",
                                 "a file other than the sweep file and the results file, got " + f);
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);

@@ -65,6 +65,14 @@ expect exclude-typo 2 "exclude.p99_itl_msx': expected a bench_serving metric nam
 OV=$(ls "$SRC"/calibrate/overlays/*.json | head -1)
 sed 's#"profile": "sglang-0.5-pd"#"profile": "sglang-0.5-pdd"#' "$OV" > "$T/ov-typo.json"
 expect overlay-profile-typo 2 "field 'profiles.serving.profile': unknown name 'sglang-0.5-pdd'" -- "$PDSIM" run "$S" --profile-overlay "$T/ov-typo.json" --out "$T/ov"
+# calibrate serving -o: never onto an input, and a bad target is found before the fit (issue 31).
+sed -e "s#\"glm51-2p2d-p5en-20260430/#\"$SRC/calibrate/validation/glm51-2p2d-p5en-20260430/#g; s#\"../../scenarios/#\"$SRC/scenarios/#g" \
+    "$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json" > "$T/vs-ok.json"
+cp "$T/vs-ok.json" "$T/vs-ok.orig"
+expect fit-out-onto-set 2 "-o: a file other than this command's inputs" -- "$PDSIM" calibrate serving "$T/vs-ok.json" --fit serving.decode.host_us_per_iteration=0:100 -o "$T/vs-ok.json"
+if cmp -s "$T/vs-ok.json" "$T/vs-ok.orig"; then ok; else bad "fit-out-onto-set: the set changed"; fi
+echo x > "$T/afile"
+expect fit-out-under-file 2 "is not a directory" -- "$PDSIM" calibrate serving "$T/vs-ok.json" --fit serving.decode.host_us_per_iteration=0:100 -o "$T/afile/o.json"
 # Counts of whole runs are bounded (issue 31: these were exit 1, "out of memory").
 expect seeds-huge 2 "--seeds" -- "$PDSIM" run "$S" --seeds 2147483647
 expect param-samples-huge 2 "--param-samples" -- "$PDSIM" run "$S" --param-samples 1000000

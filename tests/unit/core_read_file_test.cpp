@@ -9,6 +9,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_reader.hpp"
+#include "sim/core/output_target.hpp"
 #include "sim/core/read_file.hpp"
 
 namespace pdsim {
@@ -113,4 +114,33 @@ TEST(WriteFileAtomic, NeverReplacesALinkAFifoOrADirectory) {
 }
 
 }  // namespace atomic_file_test
+}  // namespace pdsim
+
+namespace pdsim {
+namespace output_target_test {
+
+TEST(OutputTarget, SameFileAndChecksBeforeTheWork) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pdsim_target_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  const std::string in = (dir / "in.json").string();
+  write_file_atomic(in, "{}");
+  EXPECT_TRUE(same_file(in, (dir / "sub" / ".." / "in.json").string()));
+  EXPECT_FALSE(same_file(in, (dir / "out.json").string()));
+  auto error = [&](const std::string& path) {
+    try {
+      check_output_file("-o", path, {in});
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(in).find("a file other than this command's inputs"), std::string::npos);
+  EXPECT_NE(error((dir / "sub").string()).find("a regular file or a new name"), std::string::npos);
+  EXPECT_NE(error(in + "/x.json").find("is not a directory"), std::string::npos);
+  EXPECT_EQ(error((dir / "new" / "deeper" / "o.json").string()), "");  // created when written
+  fs::remove_all(dir);
+}
+
+}  // namespace output_target_test
 }  // namespace pdsim
