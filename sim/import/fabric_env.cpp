@@ -17,6 +17,12 @@ const char* const kNcclNet = "NCCL_NET";
 // runs under NCCL's own choice (tuner), so a forced one is noted, not modelled.
 const char* const kNcclForced[] = {"NCCL_ALGO", "NCCL_PROTO"};
 
+// Environment values are matched case-insensitively, as the libraries read them.
+std::string lowered(std::string v) {
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return v;
+}
+
 const std::string* find(const RoleEnv& r, const char* var) {
   auto it = r.env->find(var);
   return it == r.env->end() ? nullptr : &it->second;
@@ -57,8 +63,7 @@ std::string mooncake_protocol(const RoleEnv& r) {
   }
   const std::string* m = find(r, kMooncake);
   if (!m) return "";
-  std::string v = *m;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string v = lowered(*m);
   if (v == "rdma" || v == "efa") return "rdma";
   if (v == "tcp") return "tcp";
   throw InputError(r.what, kMooncake, "\"rdma\", \"efa\" or \"tcp\", got \"" + excerpt(*m) + "\"");
@@ -75,9 +80,7 @@ bool is_fabric_env(const std::string& var) {
 
 std::vector<std::string> collective_env_notes(const RoleEnv& r) {
   if (const std::string* n = find(r, kNcclNet)) {
-    std::string v = *n;
-    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v == "socket")
+    if (lowered(*n) == "socket")
       throw InputError(r.what, kNcclNet,
                        "a network plugin or NCCL's IB transport (NCCL_NET=Socket runs the "
                        "collectives over TCP sockets, which no collective profile models)");

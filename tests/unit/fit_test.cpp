@@ -88,22 +88,31 @@ TEST(LooInterval, ErrorIntervalIsThePredictionTimesExpOfPlusMinusZSigma) {
   EXPECT_TRUE(sp.inside_90(-std::log(1.9)));
 }
 
+// One fitted parameter, serving.decode.host_us_per_iteration = 10 µs in [0, 100] with variance 4,
+// and the overlay "t.json" that carries `fit` on profile sglang-0.5-pd.
+Json one_parameter_fit() {
+  return {{"order", {"serving.decode.host_us_per_iteration"}},
+          {"parameters",
+           {{"serving.decode.host_us_per_iteration",
+             {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
+          {"covariance", {{4.0}}}};
+}
+
+ProfileOverlay overlay_with_fit(const Json& fit) {
+  return profile_overlay_from_json(
+      {{"schema", kProfileOverlaySchema},
+       {"name", "t"},
+       {"provenance", Json::object()},
+       {"profiles",
+        {{"serving",
+          {{"profile", "sglang-0.5-pd"},
+           {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
+       {"fit", fit}},
+      "t.json");
+}
+
 TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
-  Json fit = {{"order", {"serving.decode.host_us_per_iteration"}},
-              {"parameters",
-               {{"serving.decode.host_us_per_iteration",
-                 {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
-              {"covariance", {{4.0}}}};
-  const ProfileOverlay o =
-      profile_overlay_from_json({{"schema", kProfileOverlaySchema},
-                                 {"name", "t"},
-                                 {"provenance", Json::object()},
-                                 {"profiles",
-                                  {{"serving",
-                                    {{"profile", "sglang-0.5-pd"},
-                                     {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
-                                 {"fit", fit}},
-                                "t.json");
+  const ProfileOverlay o = overlay_with_fit(one_parameter_fit());
   const auto s = sample_overlays(o, 4000, 7);
   double sum = 0, sq = 0;
   for (const auto& x : s) {
@@ -122,22 +131,9 @@ TEST(ParameterSamples, DrawsFollowTheCovarianceAndStayInRange) {
 // Issue 31: a hand-edited fit block once crashed --param-samples ("covariance": [] → SIGSEGV) or
 // ended as an internal error; each is now an input error naming the field.
 TEST(ParameterSamples, MalformedFitBlocksNameTheField) {
-  const Json good = {{"order", {"serving.decode.host_us_per_iteration"}},
-                     {"parameters",
-                      {{"serving.decode.host_us_per_iteration",
-                        {{"value", 10.0}, {"lower", 0.0}, {"upper", 100.0}}}}},
-                     {"covariance", {{4.0}}}};
+  const Json good = one_parameter_fit();
   auto error = [](const Json& fit) {
-    const ProfileOverlay o =
-        profile_overlay_from_json({{"schema", kProfileOverlaySchema},
-                                   {"name", "t"},
-                                   {"provenance", Json::object()},
-                                   {"profiles",
-                                    {{"serving",
-                                      {{"profile", "sglang-0.5-pd"},
-                                       {"set", {{"decode", {{"host_us_per_iteration", 10.0}}}}}}}}},
-                                   {"fit", fit}},
-                                  "t.json");
+    const ProfileOverlay o = overlay_with_fit(fit);
     return testing::input_error_of([&] { sample_overlays(o, 2, 1); });
   };
   auto expect = [&](Json fit, const std::string& field) {
