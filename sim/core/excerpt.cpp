@@ -32,6 +32,19 @@ size_t utf8_len(std::string_view s, size_t i) {
 
 }  // namespace
 
+size_t invalid_utf8_offset(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t n = utf8_len(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 std::string excerpt(std::string_view text, size_t max_bytes) {
   static const char* kHex = "0123456789abcdef";
   std::string out;

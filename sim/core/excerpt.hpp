@@ -15,4 +15,8 @@ inline constexpr size_t kExcerptBytes = 80;
 // max_bytes = npos nothing is cut (escaping only, e.g. to store a path as a JSON string).
 std::string excerpt(std::string_view text, size_t max_bytes = kExcerptBytes);
 
+// Offset of the first byte that does not start a valid UTF-8 sequence, or npos when the whole
+// text is UTF-8 (what a JSON output can hold).
+size_t invalid_utf8_offset(std::string_view text);
+
 }  // namespace pdsim

@@ -132,12 +132,19 @@ std::vector<int> FieldCodec<std::vector<int>>::read(const JsonNode& n, const Fie
   if (!n.is_array())
     n.fail(std::string("expected an array of integers, got ") + n.raw().type_name());
   std::vector<int> out;
-  for (size_t i = 0; i < n.size(); ++i) out.push_back(static_cast<int>(checked_int(n.at(i), s)));
+  for (size_t i = 0; i < n.size(); ++i) {
+    out.push_back(static_cast<int>(checked_int(n.at(i), s)));
+    if (s.increasing && i > 0 && out[i] <= out[i - 1])
+      n.at(i).fail("expected a value above the previous element " + std::to_string(out[i - 1]) +
+                   " (the list strictly increases), got " + std::to_string(out[i]));
+  }
   return out;
 }
 
 Json FieldCodec<std::vector<int>>::schema(const FieldSpec& s) {
-  return {{"type", "array"}, {"items", FieldCodec<int>::schema(s)}};
+  Json j = {{"type", "array"}, {"items", FieldCodec<int>::schema(s)}};
+  if (s.increasing) j["uniqueItems"] = true;
+  return j;
 }
 
 std::vector<std::string> FieldCodec<std::vector<std::string>>::read(const JsonNode& n,

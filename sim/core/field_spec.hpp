@@ -37,6 +37,7 @@ struct FieldSpec {
   std::optional<double> min{};         // inclusive lower bound (numbers, integers, list elements)
   std::optional<double> max{};         // inclusive upper bound
   bool above_min = false;              // strictly greater than `min` (positive numbers)
+  bool increasing = false;             // a list whose elements strictly increase
   std::vector<std::string> choices{};  // a string from this list
   const char* plugins = nullptr;       // a name registered in this plug-in family
   bool required = false;               // no default: the field must be given

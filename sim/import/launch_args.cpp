@@ -35,6 +35,11 @@ const ArgSpec* find_spec(const std::vector<ArgSpec>& specs, const std::string& f
 }  // namespace
 
 std::vector<std::string> split_command_line(const std::string& text, const std::string& what) {
+  // Flags and values end up in JSON (the scenario, its provenance), which holds only UTF-8.
+  if (const size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos)
+    throw InputError(what, "",
+                     "expected UTF-8 text; byte " + std::to_string(bad) + " is not UTF-8 (near \"" +
+                         excerpt(text.substr(bad > 20 ? bad - 20 : 0, 40)) + "\")");
   std::vector<std::string> out;
   std::string cur;
   bool in_word = false;

@@ -355,9 +355,11 @@ struct DecodeConfig {
          .min = 0,
          .sglang = {.flag = "--cuda-graph-max-bs", .how = "--disable-cuda-graph imports as 0"}});
     v.field(&D::cuda_graph_bs, "cuda_graph_bs",
-            {.help = "capture list; empty = SGLang's default list cut at cuda_graph_max_bs",
+            {.help = "capture list, increasing; empty = SGLang's default list cut at "
+                     "cuda_graph_max_bs (the import sorts and de-duplicates as SGLang does)",
              .unit = "requests",
              .min = 1,
+             .increasing = true,
              .sglang = {.flag = "--cuda-graph-bs", .absent = ""}});
     v.field(&D::ll_max_dispatch_tokens_per_rank, "ll_max_dispatch_tokens_per_rank",
             {.help = "DeepEP low-latency buffer: caps requests per rank x query tokens",

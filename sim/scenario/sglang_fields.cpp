@@ -136,6 +136,12 @@ std::optional<Json> import_value(const FieldInfo& f,
     if (texts)
       for (const auto& t : *texts)
         v.push_back(f.type == "array of integers" ? integer_of(f, t, what) : Json(t));
+    // SGLang takes sorted(set(...)) of such a list (cuda_graph_runner.py,
+    // get_batch_sizes_to_capture).
+    if (f.spec.increasing) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
   } else if (texts && !texts->empty()) {
     v = json_of(f, texts->back(), what);
   } else {

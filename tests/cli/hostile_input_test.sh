@@ -89,5 +89,14 @@ expect provenance-type 2 "prov-gpu.json: field 'provenance.note': expected a str
 expect long-token 2 "last read: '\"aaaaaaaaaa" -- "$PDSIM" run "$T/long-token.json"
 { printf '{"'; head -c 8000000 /dev/zero | tr '\0' k; printf '": 1}'; } > "$T/long-key.json"
 expect long-key 2 "(8000000 bytes)': unknown field" -- "$PDSIM" run "$T/long-key.json"
+# A launch command line is stored in JSON (scenario, provenance): non-UTF-8 bytes are bad input.
+expect import-non-utf8 2 "--prefill: expected UTF-8 text; byte 50 is not UTF-8" -- "$PDSIM" import sglang --prefill $'--disaggregation-mode prefill --tp 8 --model-path \xff\xfe' --decode "--disaggregation-mode decode"
+# The capture list must be what the run uses: strictly increasing (the import sorts and
+# de-duplicates it as SGLang's get_batch_sizes_to_capture does).
+expect graph-bs-unsorted 2 "field 'decode.cuda_graph_bs[1]': expected a value above the previous element 8 (the list strictly increases), got 4" -- "$PDSIM" run "$S" --set 'decode.cuda_graph_bs=[8,4]' --out "$T/gbs"
+expect graph-bs-duplicated 2 "field 'decode.cuda_graph_bs[2]': expected a value above the previous element 4" -- "$PDSIM" run "$S" --set 'decode.cuda_graph_bs=[1,4,4]' --out "$T/gbs"
+expect graph-bs-import 0 "" -- "$PDSIM" import sglang --prefill "--disaggregation-mode prefill" --decode "--disaggregation-mode decode --cuda-graph-bs 8 4 4 1" -o "$T/gbs.json"
+gbs=$(tr -d ' \n' < "$T/gbs.json" | grep -o '"cuda_graph_bs":\[[0-9,]*\]')
+if [ "$gbs" = '"cuda_graph_bs":[1,4,8]' ]; then ok; else bad "graph-bs-import-sorted: $gbs"; fi
 
 finish hostile_input_test
