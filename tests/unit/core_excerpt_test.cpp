@@ -29,10 +29,10 @@ TEST(Excerpt, InvalidUtf8OffsetIsTheFirstBadByte) {
   EXPECT_EQ(invalid_utf8_offset("plain ascii"), std::string_view::npos);
   EXPECT_EQ(invalid_utf8_offset("\xc2\xb5s \xe2\x80\x93 ok"), std::string_view::npos);
   EXPECT_EQ(invalid_utf8_offset("ab\xff"), 2u);
-  EXPECT_EQ(invalid_utf8_offset("\xc2\xb5\xc3"), 2u);           // truncated 2-byte sequence
-  EXPECT_EQ(invalid_utf8_offset("x\xed\xa0\x80"), 1u);          // surrogate
-  EXPECT_EQ(invalid_utf8_offset("\xc0\xaf"), 0u);                // overlong '/'
-  EXPECT_EQ(invalid_utf8_offset("\xf4\x90\x80\x80"), 0u);      // above U+10FFFF
+  EXPECT_EQ(invalid_utf8_offset("\xc2\xb5\xc3"), 2u);      // truncated 2-byte sequence
+  EXPECT_EQ(invalid_utf8_offset("x\xed\xa0\x80"), 1u);     // surrogate
+  EXPECT_EQ(invalid_utf8_offset("\xc0\xaf"), 0u);          // overlong '/'
+  EXPECT_EQ(invalid_utf8_offset("\xf4\x90\x80\x80"), 0u);  // above U+10FFFF
 }
 
 }  // namespace
