@@ -6,6 +6,7 @@
 #include "sim/core/excerpt.hpp"
 #include "sim/core/plugin_catalog.hpp"
 #include "sim/core/provenance.hpp"
+#include "sim/core/time_bound.hpp"
 
 namespace pdsim {
 namespace {
@@ -33,7 +34,7 @@ std::string joined(const std::vector<std::string>& v) {
 int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
   const int64_t v = n.integer();
   const double lo = s.min.value_or(-static_cast<double>(kMaxInt));
-  const double hi = std::min(s.max.value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
+  const double hi = std::min(upper_bound(s).value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
   if (static_cast<double>(v) < lo || (s.above_min && static_cast<double>(v) <= lo)) {
     if (lo == 1 || (lo == 0 && s.above_min))
       n.fail("expected a positive integer, got " + std::to_string(v));
@@ -50,13 +51,20 @@ int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
 
 }  // namespace
 
+std::optional<double> upper_bound(const FieldSpec& s) {
+  if (s.max) return s.max;
+  if (seconds_per_unit(s.unit)) return seconds_in_unit(kMaxTimeS, s.unit);
+  return std::nullopt;
+}
+
 std::string range_text(const FieldSpec& s, bool integer) {
   const auto c = choices_of(s);
   if (!c.empty()) return "one of " + joined(c);
+  const auto max = upper_bound(s);
   std::string lo, hi;
   if (s.min) lo = (s.above_min ? "> " : ">= ") + num(*s.min);
-  if (s.max) hi = "<= " + num(*s.max);
-  if (s.min && s.max && !s.above_min) return "in [" + num(*s.min) + ", " + num(*s.max) + "]";
+  if (max) hi = "<= " + num(*max);
+  if (s.min && max && !s.above_min) return "in [" + num(*s.min) + ", " + num(*max) + "]";
   std::string out = lo.empty() ? hi : (hi.empty() ? lo : lo + ", " + hi);
   if (s.inf_ok) out += std::string(out.empty() ? "" : ", ") + "or \"inf\"";
   (void)integer;
@@ -70,7 +78,8 @@ int FieldCodec<int>::read(const JsonNode& n, const FieldSpec& s) {
 Json FieldCodec<int>::schema(const FieldSpec& s) {
   Json j = {{"type", "integer"}};
   if (s.min) j[s.above_min ? "exclusiveMinimum" : "minimum"] = static_cast<int64_t>(*s.min);
-  j["maximum"] = static_cast<int64_t>(std::min(s.max.value_or(double(kMaxInt)), double(kMaxInt)));
+  j["maximum"] =
+      static_cast<int64_t>(std::min(upper_bound(s).value_or(double(kMaxInt)), double(kMaxInt)));
   return j;
 }
 
@@ -88,11 +97,12 @@ double FieldCodec<double>::read(const JsonNode& n, const FieldSpec& s) {
     return std::numeric_limits<double>::infinity();
   }
   // The common ranges keep the JsonNode accessors' messages.
-  if (s.min == 0.0 && !s.max) return s.above_min ? n.positive() : n.non_negative();
-  if (s.min == 0.0 && s.max == 1.0 && !s.above_min) return n.fraction();
+  const auto max = upper_bound(s);
+  if (s.min == 0.0 && !max) return s.above_min ? n.positive() : n.non_negative();
+  if (s.min == 0.0 && max == 1.0 && !s.above_min) return n.fraction();
   const double v = n.number();
   const bool low = s.min && (s.above_min ? !(v > *s.min) : !(v >= *s.min));
-  const bool high = s.max && !(v <= *s.max);
+  const bool high = max && !(v <= *max);
   if (low || high) n.fail("expected a number " + range_text(s, false) + ", got " + n.raw().dump());
   return v;
 }
@@ -105,7 +115,7 @@ Json FieldCodec<double>::write(double v, const FieldSpec& s) {
 Json FieldCodec<double>::schema(const FieldSpec& s) {
   Json j = {{"type", "number"}};
   if (s.min) j[s.above_min ? "exclusiveMinimum" : "minimum"] = *s.min;
-  if (s.max) j["maximum"] = *s.max;
+  if (const auto max = upper_bound(s)) j["maximum"] = *max;
   if (s.inf_ok) return Json{{"oneOf", {j, {{"enum", {"inf", "Infinity"}}}}}};
   return j;
 }

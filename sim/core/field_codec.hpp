@@ -113,5 +113,8 @@ struct FieldCodec<Json> {
 
 // The declared range in words ("integer >= 1", "one of a, b"), "" when unbounded.
 std::string range_text(const FieldSpec& s, bool integer);
+// The declared `max`, or for a field in a time unit without one, kMaxTimeS in that unit
+// (sim/core/time_bound.hpp).
+std::optional<double> upper_bound(const FieldSpec& s);
 
 }  // namespace pdsim

@@ -8,6 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
 #include "sim/core/read_file.hpp"
+#include "sim/core/time_bound.hpp"
 
 namespace pdsim {
 
@@ -86,7 +87,14 @@ std::vector<std::string> JsonNode::keys() const {
 
 double JsonNode::number() const {
   if (!node_->is_number()) fail("expected a number, got " + type_name());
-  return node_->get<double>();
+  const double v = node_->get<double>();
+  check_time(v);
+  return v;
+}
+
+void JsonNode::check_time(double v) const {
+  if (const auto unit = key_time_unit(path_); unit && !time_within(v, *unit, kMaxTimeS))
+    fail("expected " + time_cap_text(*unit, kMaxTimeS) + ", got " + node_->dump() + " " + *unit);
 }
 double JsonNode::positive() const {
   double v = number();
@@ -108,8 +116,12 @@ int64_t JsonNode::integer() const {
     // nlohmann keeps 2^63..2^64-1 unsigned; read as int64 they would wrap to negative values.
     fail("expected an integer below 2^63, got " + node_->dump());
   }
-  if (node_->is_number_integer()) return node_->get<int64_t>();
+  if (node_->is_number_integer()) {
+    check_time(node_->get<double>());
+    return node_->get<int64_t>();
+  }
   if (node_->is_number_float()) {
+    check_time(node_->get<double>());
     // In range before the cast: converting a double outside int64's range is undefined.
     constexpr double kTwo63 = 9223372036854775808.0;
     const double d = node_->get<double>();

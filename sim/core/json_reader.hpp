@@ -40,6 +40,7 @@ class JsonNode {
   bool is_number() const { return node_->is_number(); }
   std::vector<std::string> keys() const;
 
+  // Every number whose key names a time unit (sim/core/time_bound.hpp) is at most kMaxTimeS.
   double number() const;
   double positive() const;      // > 0
   double non_negative() const;  // >= 0
@@ -72,6 +73,7 @@ class JsonNode {
  private:
   std::string type_name() const;
   std::string sub_path(std::string_view key) const;
+  void check_time(double v) const;  // the bound of time_bound.hpp when the key names a time
   std::shared_ptr<const Json> root_;
   const Json* node_;
   std::string file_, path_;

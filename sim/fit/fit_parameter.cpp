@@ -7,6 +7,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
+#include "sim/core/time_bound.hpp"
 #include "sim/core/fields.hpp"
 #include "sim/serve/cost/serving_profile.hpp"
 
@@ -46,7 +47,8 @@ void check_declared(const FitParameter& p, const std::vector<FieldInfo>& fields)
     if (f.path != path) continue;
     const FieldSpec& s = f.spec;
     const bool below = s.min && (s.above_min ? p.lo <= *s.min : p.lo < *s.min);
-    if (below || (s.max && p.hi > *s.max))
+    const auto max = upper_bound(s);
+    if (below || (max && p.hi > *max))
       throw InputError("--fit", p.path,
                        "a range inside the field's declared range (" + f.range() + "), got [" +
                            Json(p.lo).dump() + ", " + Json(p.hi).dump() + "]");
@@ -86,6 +88,9 @@ FitParameter parse_fit_parameter(const std::string& spec) {
     bad("expected PATH to start with fabric., gpu., serving. or acceptance., got '" +
         excerpt(p.kind) + "'");
   if (p.field.empty()) bad("expected a field after '" + p.kind + ".'");
+  if (const auto unit = key_time_unit(p.field.back());
+      unit && !(time_within(p.lo, *unit, kMaxTimeS) && time_within(p.hi, *unit, kMaxTimeS)))
+    bad("expected LO and HI each " + time_cap_text(*unit, kMaxTimeS));
   return p;
 }
 

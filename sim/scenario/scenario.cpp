@@ -18,7 +18,7 @@ namespace pdsim {
 namespace {
 
 constexpr double kMaxOutputTokens = 1e8;
-constexpr double kMaxArrivalSpanS = 1e6;
+constexpr double kMaxArrivalSpanS = kMaxTimeS;  // sim/core/time_bound.hpp
 
 }  // namespace
 

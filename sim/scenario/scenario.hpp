@@ -15,6 +15,7 @@
 #include "models/kv_dtype.hpp"
 #include "sim/core/config_sections.hpp"
 #include "sim/core/fields.hpp"
+#include "sim/core/time_bound.hpp"
 
 namespace pdsim {
 
@@ -380,7 +381,8 @@ struct DecodeConfig {
             {.help = "a what-if: extra CPU time per iteration on top of the serving profile's "
                      "host work",
              .unit = "us",
-             .min = 0});
+             .min = 0,
+             .max = kMaxStepS * 1e6});
     v.field(&D::recompute_tolerance, "recompute_tolerance",
             {.help = "a rank's attention cost is recomputed when its total context grew by this "
                      "fraction",

@@ -6,6 +6,7 @@
 #include "sim/core/json_override.hpp"
 #include "sim/core/path_name.hpp"
 #include "sim/core/stable_hash.hpp"
+#include "sim/core/time_bound.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace pdsim {
@@ -42,12 +43,21 @@ SloSpec read_slo(const JsonNode& n) {
   if (!s.p99_ttft_ms && !s.mean_tpot_ms && !s.p99_tpot_ms && !s.p99_itl_ms)
     n.fail("expected at least one of p99_ttft_ms, mean_tpot_ms, p99_tpot_ms, p99_itl_ms");
   s.search = n.bool_or("search", true);
-  if (n.has("target_rate")) s.target_rate = n.at("target_rate").positive();
+  // A rate whose period exceeds kMaxTimeS simulates nothing meaningful; 1e9 req/s is beyond any
+  // cluster (above it a bracket only lengthens the search).
+  auto rate = [](const JsonNode& r) {
+    const double v = r.number();
+    if (!(v >= kMinRatePerS && v <= 1e9))
+      r.fail("expected a request rate in [1e-06, 1e9] req/s (one request per 1e6 s at least), "
+             "got " + r.raw().dump());
+    return v;
+  };
+  if (n.has("target_rate")) s.target_rate = rate(n.at("target_rate"));
   if (s.search) {
     JsonNode b = n.at("rate_bracket");
     if (!b.is_array() || b.size() != 2) b.fail("expected [low, high] request rates (req/s)");
-    s.rate_lo = b.at(size_t{0}).positive();
-    s.rate_hi = b.at(size_t{1}).positive();
+    s.rate_lo = rate(b.at(size_t{0}));
+    s.rate_hi = rate(b.at(size_t{1}));
     if (s.rate_hi <= s.rate_lo) b.fail("expected low < high");
     s.rel_tolerance = n.num_or("rel_tolerance", s.rel_tolerance);
     if (!(s.rel_tolerance > 0 && s.rel_tolerance < 1))

@@ -98,5 +98,17 @@ expect graph-bs-duplicated 2 "field 'decode.cuda_graph_bs[2]': expected a value 
 expect graph-bs-import 0 "" -- "$PDSIM" import sglang --prefill "--disaggregation-mode prefill" --decode "--disaggregation-mode decode --cuda-graph-bs 8 4 4 1" -o "$T/gbs.json"
 gbs=$(tr -d ' \n' < "$T/gbs.json" | grep -o '"cuda_graph_bs":\[[0-9,]*\]')
 if [ "$gbs" = '"cuda_graph_bs":[1,4,8]' ]; then ok; else bad "graph-bs-import-sorted: $gbs"; fi
+# Time-valued numbers are bounded (sim/core/time_bound.hpp): they ran to 1e195-second results.
+sed 's#"host_us_per_iteration": [0-9.e+-]*#"host_us_per_iteration": 1e200#' "$OV" > "$T/ov-huge.json"
+expect overlay-huge-time 2 "ov-huge.json: field 'profiles.serving.set.decode.host_us_per_iteration': expected a time of at most 1e+12 us (1e+06 s), got 1e+200 us" -- "$PDSIM" run "$S" --profile-overlay "$T/ov-huge.json" --out "$T/ov"
+sed 's#"host_us_per_iteration": [0-9.e+-]*#"host_us_per_iteration": 4e8#' "$OV" > "$T/ov-step.json"
+expect overlay-step-time 2 "field 'decode.host_us_per_iteration': expected a number in [0, 300000000], got 400000000" -- "$PDSIM" run "$S" --profile-overlay "$T/ov-step.json" --out "$T/ov"
+expect tail-huge-time 2 "field 'tail.path_flaps.down_ms': expected a time of at most 1e+09 ms (1e+06 s), got 1e+300 ms" -- "$PDSIM" run "$S" --set tail.path_flaps.down_ms=1e300 --out "$T/ov"
+expect fit-huge-range 2 "--fit: field 'serving.prefill.host_us_per_chunk=1e200:1e300': expected LO and HI each a time of at most 1e+12 us" -- "$PDSIM" calibrate serving "$T/vs-ok.json" --fit serving.prefill.host_us_per_chunk=1e200:1e300 -o "$T/fit.json"
+expect fit-fabric-huge 2 "expected LO and HI each a time of at most 1e+12 us" -- "$PDSIM" calibrate serving "$T/vs-ok.json" --fit fabric.a2a.cpu-proxy.fixed_us=0:1e300 -o "$T/fit.json"
+sed "s|\"../glm51|\"$SRC/scenarios/glm51|; s|\[0.1, 3.2\]|[1e-300, 3.2]|" "$SRC/scenarios/sweeps/glm51-efa-capacity.json" > "$T/sw-rate.json"
+expect slo-bracket-tiny 2 "field 'slo.rate_bracket[0]': expected a request rate in [1e-06, 1e9] req/s" -- "$PDSIM" sweep "$T/sw-rate.json" --results "$T/sw.jsonl"
+sed "s|\"../glm51|\"$SRC/scenarios/glm51|; s|\"p99_itl_ms\": 60|\"p99_itl_ms\": 1e300|" "$SRC/scenarios/sweeps/glm51-efa-capacity.json" > "$T/sw-slo.json"
+expect slo-huge-time 2 "field 'slo.p99_itl_ms': expected a time of at most 1e+09 ms (1e+06 s), got 1e+300 ms" -- "$PDSIM" sweep "$T/sw-slo.json" --results "$T/sw.jsonl"
 
 finish hostile_input_test

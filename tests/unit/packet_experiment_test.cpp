@@ -92,7 +92,9 @@ TEST(PacketExperiment, HugeTinyAndNarrowedNumbersAreRefused) {
   d["topology"]["link_gbps"] = 1e-300;
   expect(d, "topology.link_gbps", "Gb/s");
   d = small_a2a();
-  d["max_time_us"] = 1e300;
+  d["max_time_us"] = 1e300;  // every time-named number: sim/core/time_bound.hpp
+  expect(d, "max_time_us", "expected a time of at most 1e+12 us (1e+06 s), got 1e+300 us");
+  d["max_time_us"] = 2e9;  // the packet reader's own tighter bound (1000 s)
   expect(d, "max_time_us", "microseconds");
   d = small_a2a();
   d["switch"]["buffer_bytes"] = 1e300;

@@ -9,10 +9,13 @@
 #include <string>
 
 #include "sim/core/fields.hpp"
+#include "sim/core/time_bound.hpp"
 
 namespace pdsim {
 
 constexpr const char* kServingProfileSchema = "pdsim.serving_profile/1";
+// Each host cost sits inside one forward step.
+constexpr double kMaxStepUs = kMaxStepS * 1e6;
 
 // Decode. The overlap scheduler prepares the next batch on the CPU while the GPU runs this one, so
 // host work is exposed only beyond the GPU time; without it, all of it adds to the iteration.
@@ -32,11 +35,13 @@ struct ServingDecodeHost {
             {.help = "scheduler, DP-attention batch sync, output processing",
              .unit = "us",
              .min = 0,
+             .max = kMaxStepUs,
              .required = true});
     v.field(&D::host_us_per_graph_replay, "host_us_per_graph_replay",
             {.help = "launch and GPU-to-CPU sync around each CUDA-graph replay",
              .unit = "us",
              .min = 0,
+             .max = kMaxStepUs,
              .required = true});
   }
 };
@@ -52,6 +57,7 @@ struct ServingPrefillHost {
             {.help = "host work per chunk and PP stage not overlapped with the GPU",
              .unit = "us",
              .min = 0,
+             .max = kMaxStepUs,
              .required = true});
   }
 };
