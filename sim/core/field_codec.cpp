@@ -34,7 +34,8 @@ std::string joined(const std::vector<std::string>& v) {
 int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
   const int64_t v = n.integer();
   const double lo = s.min.value_or(-static_cast<double>(kMaxInt));
-  const double hi = std::min(upper_bound(s).value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
+  const double hi =
+      std::min(upper_bound(s).value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
   if (static_cast<double>(v) < lo || (s.above_min && static_cast<double>(v) <= lo)) {
     if (lo == 1 || (lo == 0 && s.above_min))
       n.fail("expected a positive integer, got " + std::to_string(v));

@@ -7,8 +7,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
-#include "sim/core/time_bound.hpp"
 #include "sim/core/fields.hpp"
+#include "sim/core/time_bound.hpp"
 #include "sim/serve/cost/serving_profile.hpp"
 
 namespace pdsim {

@@ -48,8 +48,10 @@ SloSpec read_slo(const JsonNode& n) {
   auto rate = [](const JsonNode& r) {
     const double v = r.number();
     if (!(v >= kMinRatePerS && v <= 1e9))
-      r.fail("expected a request rate in [1e-06, 1e9] req/s (one request per 1e6 s at least), "
-             "got " + r.raw().dump());
+      r.fail(
+          "expected a request rate in [1e-06, 1e9] req/s (one request per 1e6 s at least), "
+          "got " +
+          r.raw().dump());
     return v;
   };
   if (n.has("target_rate")) s.target_rate = rate(n.at("target_rate"));
