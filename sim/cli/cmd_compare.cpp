@@ -11,6 +11,7 @@
 #include "reports/seed_interval_report.hpp"
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -48,6 +49,8 @@ PDSIM_CLI_COMMAND(
         Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->fitted.overlays),
                  sb = load_run_scenario(o->b, o->sets, o->seed, o->fitted.overlays);
         Deployment da = build_deployment(sa), db = build_deployment(sb);
+        cli::print_input_warnings(da.profiles, o->a);
+        cli::print_input_warnings(db.profiles, o->b);
         std::vector<SimResults> both =
             simulate_isolated({&da, &db}, {sa.seed, sb.seed}, o->fitted.jobs);
         SimResults &ra = both[0], &rb = both[1];

@@ -10,6 +10,7 @@
 #include "reports/tail_attribution.hpp"
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -44,6 +45,7 @@ PDSIM_CLI_COMMAND(
         const pdsim::Scenario s =
             pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);
+        pdsim::cli::print_input_warnings(d.profiles);
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
         pdsim::OutputDir out(dir);  // written as a unit: the old run or this one, never a mix

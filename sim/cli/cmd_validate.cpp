@@ -13,6 +13,7 @@
 #include "reports/validate.hpp"
 #include "reports/validation_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/input_warnings.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -61,6 +62,7 @@ int validate_scenario(const ValidateOptions& o) {
                      "--measured FILE.jsonl with a scenario (or give a validation set)");
   const BenchServingRecord measured = read_bench_serving_jsonl(o.measured, o.line);
   const SimResults r = run_scenario_file(o.input, o.sets, o.seed, o.overlays);
+  cli::print_input_warnings(r.profiles);
   std::optional<OutputDir> out;  // written as a unit
   if (!o.out.empty()) out.emplace(o.out);
   const Json predicted = out ? write_run_outputs(r, out->staging()) : bench_summary(r);

@@ -62,6 +62,36 @@ void ConfigSections::list(const std::string& path, std::vector<FieldInfo>& out) 
   for (const auto& k : reg.keys(family_)) reg.prototype(family_, k)->list(path + "." + k, out);
 }
 
+std::vector<std::string> ConfigSections::ignored_inputs(const std::string& path) const {
+  std::vector<std::string> out;
+  for (const auto& k : SectionRegistry::instance().keys(family_))
+    for (auto& m : find(k)->ignored_inputs(path + "." + k)) out.push_back(std::move(m));
+  return out;
+}
+
+std::vector<std::string> ConfigSections::no_effect(const std::string& path) const {
+  std::vector<std::string> out;
+  const auto& reg = SectionRegistry::instance();
+  for (const auto& k : reg.keys(family_)) {
+    const ConfigSection* sec = find(k);
+    const std::string where = path + "." + k;
+    for (auto& m : sec->ignored_inputs(where)) out.push_back(std::move(m));
+    const Json j = sec->write();
+    if (!j.is_object() || j.value("enabled", true)) continue;
+    // The defaults: the section as read when the scenario does not name it.
+    std::unique_ptr<ConfigSection> def = reg.prototype(family_, k)->fresh();
+    def->read(detail::absent_section(JsonNode::from_json(Json::object(), "defaults"), k), false);
+    const Json d = def->write();
+    for (const auto& [key, v] : j.items()) {
+      if (key == "enabled" || key == "provenance" || key == "from_profile") continue;
+      if (d.contains(key) && d.at(key) == v) continue;
+      out.push_back(where + "." + key + " = " + v.dump() + " has no effect: " + where +
+                    " is switched off (enabled: false)");
+    }
+  }
+  return out;
+}
+
 const ConfigSection* ConfigSections::find(std::string_view key) const {
   auto it = items_.find(key);
   if (it != items_.end()) return it->second.get();

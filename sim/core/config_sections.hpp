@@ -34,6 +34,12 @@ class ConfigSection {
   virtual Json write() const = 0;
   virtual void list(const std::string& path, std::vector<FieldInfo>& out) const = 0;
   virtual const std::string& help() const = 0;
+  // Inputs the last read() accepted but does not use (values under a profile's `from_profile`
+  // that differ from the profile's), as messages naming `path`'s fields.
+  virtual std::vector<std::string> ignored_inputs(const std::string& path) const {
+    (void)path;
+    return {};
+  }
 };
 
 // A declared struct T as a section.
@@ -108,6 +114,12 @@ class ConfigSections {
   Json write() const;
   // Every registered section's fields (with their defaults) under `path`.
   void list(const std::string& path, std::vector<FieldInfo>& out) const;
+  // Settings that change nothing: every field of a section switched off (`"enabled": false`)
+  // whose value differs from the section's default, and each section's ignored_inputs(); one
+  // message per field, named under `path`.
+  std::vector<std::string> no_effect(const std::string& path) const;
+  // The sections' ignored_inputs() alone.
+  std::vector<std::string> ignored_inputs(const std::string& path) const;
 
   // The typed config of a section; std::logic_error for a key nobody registered with type T.
   template <class T>

@@ -51,6 +51,30 @@ Eigen::MatrixXd jacobian_in_ranges(
   return central_jacobian(batch, theta, step, lo, hi);
 }
 
+void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
+                        const std::vector<double>& theta, Eigen::MatrixXd& J, double flat) {
+  const auto& params = ev.params();
+  std::vector<size_t> cols;
+  std::vector<std::vector<double>> ends;
+  for (size_t j = 0; j < params.size(); ++j) {
+    const double range = params[j].hi - params[j].lo;
+    if ((J.col(static_cast<Eigen::Index>(j)) * range).norm() >= flat) continue;
+    cols.push_back(j);
+    for (double x : {params[j].lo, params[j].hi}) {
+      ends.push_back(theta);
+      ends.back()[j] = x;
+    }
+  }
+  if (cols.empty()) return;
+  const auto r = ev.eval(runs, ends);
+  for (size_t k = 0; k < cols.size(); ++k) {
+    const auto lo = log_ratios(r[2 * k]), hi = log_ratios(r[2 * k + 1]);
+    const double range = params[cols[k]].hi - params[cols[k]].lo;
+    for (size_t i = 0; i < lo.size() && i < static_cast<size_t>(J.rows()); ++i)
+      J(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(cols[k])) = (hi[i] - lo[i]) / range;
+  }
+}
+
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
                             const std::vector<double>& theta, double rel_step) {
   return jacobian_in_ranges(ev.params(), theta, rel_step,

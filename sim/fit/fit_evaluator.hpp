@@ -43,6 +43,12 @@ class Evaluator {
 // The residuals' Jacobian at θ by central differences, each step `rel_step` of the range.
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
                             const std::vector<double>& theta, double rel_step);
+// A parameter the local Jacobian sees as flat may only sit on a plateau (host work hidden under
+// GPU time until it exceeds it): each column whose change over the parameter's range,
+// extrapolated from the slope, is below `flat` in every log residual is replaced by the secant
+// between the range's ends (two more evaluations), so "flat" means flat end to end.
+void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
+                        const std::vector<double>& theta, Eigen::MatrixXd& J, double flat);
 // The same over any residual function of θ, evaluated in batches (`batch`: residuals per point).
 Eigen::MatrixXd jacobian_in_ranges(
     const std::vector<FitParameter>& params, const std::vector<double>& theta, double rel_step,

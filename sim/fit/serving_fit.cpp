@@ -101,7 +101,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                      "the runs give " + std::to_string(res.start_residuals.size()) +
                          " metrics to fit, too few for " + std::to_string(res.params.size()) +
                          " parameters (at least one more than parameters)");
-  const Eigen::MatrixXd J0 = jacobian_at(ev, all, theta0, 0.05);
+  Eigen::MatrixXd J0 = jacobian_at(ev, all, theta0, 0.05);
+  widen_flat_columns(ev, all, theta0, J0, 1e-3);  // the 0.1 % of identifiability_problems
   const auto problems = identifiability_problems(J0, paths, range);
   if (!problems.empty()) {
     std::string msg = "the runs cannot identify";

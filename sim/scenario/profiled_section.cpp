@@ -1,12 +1,14 @@
 #include "sim/scenario/profiled_section.hpp"
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/field_codec.hpp"
 #include "sim/core/provenance.hpp"
 
 namespace pdsim::profiled {
 
 std::map<std::string, double> load(const std::string& mechanism, const std::string& profile,
-                                   const std::vector<std::string>& names, const std::string& from,
+                                   const std::vector<std::string>& names,
+                                   const std::vector<FieldSpec>& specs, const std::string& from,
                                    const std::string& field, Json& provenance) {
   JsonNode f = JsonNode::load_file(resolve_named("models/profiles/tail", profile, from, field));
   f.expect_only({"schema", "name", "mechanism", "set", "provenance"});
@@ -17,7 +19,8 @@ std::map<std::string, double> load(const std::string& mechanism, const std::stri
   const JsonNode set = f.at("set");
   set.expect_only(names);
   std::map<std::string, double> v;
-  for (const auto& p : names) v[p] = set.at(p).non_negative();
+  for (size_t i = 0; i < names.size(); ++i)
+    v[names[i]] = FieldCodec<double>::read(set.at(names[i]), specs[i]);
   provenance = read_provenance(f.at("provenance"));
   return v;
 }

@@ -101,6 +101,7 @@ Scenario load_scenario(const std::string& arg, const std::vector<std::string>& o
   for (const auto& o : overrides) apply_override(doc, o, path);
   Scenario out = parse_scenario(JsonNode::from_json(std::move(doc), path + " (after --set)"));
   out.file = path;
+  out.file_warnings = s.tail.ignored_inputs("tail");
   return out;
 }
 

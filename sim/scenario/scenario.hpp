@@ -475,6 +475,8 @@ struct RouterConfig {
 
 struct Scenario {
   std::string file;  // where it was read from (for messages); not a field
+  // Edits in the file itself that a --set round trip rewrites (from_profile values); not a field.
+  std::vector<std::string> file_warnings;
   std::string schema = "pdsim.scenario/1";
   std::string name, description;
   std::string model;

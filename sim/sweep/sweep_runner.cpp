@@ -48,8 +48,10 @@ class Progress {
 
 SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::ostream& log) {
   SweepRunStats st;
-  const std::map<int, Json> done = load_results_for_resume(opt.results_path, spec.hash);
+  // The lock first: a second sweep on the same file must be refused before the resume reader
+  // cuts what looks like a torn last line (the first sweep's line being written).
   ResultsAppender out(opt.results_path);
+  const std::map<int, Json> done = load_results_for_resume(opt.results_path, spec.hash);
   std::vector<const SweepPoint*> pending;
   for (const auto& p : spec.points) {
     if (!opt.shard.contains(p.index)) continue;

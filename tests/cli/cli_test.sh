@@ -11,6 +11,9 @@ source "$(dirname "$0")/expect.sh"
 expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
 expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
+# An input that changes nothing: a warning on stderr and in the summary's provenance, rc 0.
+expect no-effect-stderr 0 "warning: tail.scheduler_hiccups.delay_us = 500.0 has no effect: tail.scheduler_hiccups is switched off (enabled: false)" -- "$PDSIM" run "$S" --set tail.scheduler_hiccups.delay_us=500 --out "$T/ne"
+if grep -q '"input_warnings": \[' "$T/ne/summary.json" && grep -q 'delay_us = 500.0 has no effect' "$T/ne/scenario.resolved.json"; then ok; else bad "no-effect-provenance"; fi
 expect unknown-model 2 "unknown name 'glm-9'" -- "$PDSIM" run "$S" --set model=glm-9 --out "$T/a"
 expect unreadable 2 "$T/nope.json: cannot open file for reading" -- "$PDSIM" run "$T/nope.json"
 expect ep-not-dividing 3 "field 'decode.ep': a divisor of the 256 routed experts" -- "$PDSIM" run "$S" --set decode.nodes_per_instance=3 --set decode.tp=24 --set decode.dp=24 --set decode.ep=24 --out "$T/a"

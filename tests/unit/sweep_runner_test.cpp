@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "sim/core/data_path.hpp"
+#include "sim/core/error.hpp"
 #include "sim/sweep/results_file.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/sweep_spec.hpp"
@@ -49,6 +50,38 @@ TEST(SweepRunner, FailedWorkersBecomeErrorLines) {
   EXPECT_EQ(by_point[2].at("reason"), "worker process died with signal 9 (Killed)");
   EXPECT_EQ(by_point[3].at("reason"), "worker process returned no result");
   for (int k = 1; k <= 3; ++k) EXPECT_EQ(by_point[k].at("status"), "error");
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 31: a second sweep on a results file another sweep is writing is refused without
+// touching it (it used to cut the first sweep's half-written last line before the lock check).
+TEST(SweepRunner, ASecondSweepLeavesTheLockedFileAlone) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("pdsim_sweep_lock_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string sweep = (dir / "s.json").string();
+  std::ofstream(sweep) << R"({"base": ")" << data_root()
+                       << R"(/scenarios/glm51-2p2d-efa-quick.json",
+    "grid": {"workload.request_rate": [0.5, 1]}})";
+  const SweepSpec spec = load_sweep(sweep);
+  SweepRunOptions opt;
+  opt.results_path = (dir / "r.jsonl").string();
+  const std::string torn = R"({"sweep": ")" + spec.hash + R"(", "point": 0, "id": "a", "sta)";
+  std::ofstream(opt.results_path) << torn;
+  {
+    ResultsAppender first(opt.results_path);  // the first sweep, mid-line
+    std::ostringstream log;
+    try {
+      run_sweep(spec, opt, log);
+      ADD_FAILURE() << "the second sweep ran";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("another sweep is writing this results file"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  std::ifstream in(opt.results_path);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), torn);
   std::filesystem::remove_all(dir);
 }
 

@@ -9,6 +9,7 @@
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fabric/intranode_terms.hpp"
+#include "sim/scenario/no_effect.hpp"
 #include "sim/serve/cost/acceptance_profile.hpp"
 #include "sim/serve/cost/kv_engine.hpp"
 #include "sim/serve/cost/role_layout.hpp"
@@ -303,18 +304,21 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
     d.profiles["kv_transport"] = document("models/catalog/kv_transport", s.prefill.kv_tcp_transport,
                                           s.file, "prefill.kv_tcp_transport");
   if (!acceptance_doc.is_null()) d.profiles["acceptance_profile"] = acceptance_doc;
+  std::vector<std::string> warnings = no_effect_warnings(s);
   if (!overlays.empty()) {
     // Each overlay's provenance, and what it applied or skipped per profile.
     Json applied = Json::array();
     for (const Json* log : {&gpu_doc.overlays, &fabric_doc.overlays, &serving_doc.overlays,
                             static_cast<const Json*>(&acceptance_overlays)})
       for (const auto& e : *log) applied.push_back(e);
+    for (auto& w : overlays_applying_nowhere(overlays, applied)) warnings.push_back(std::move(w));
     Json files = Json::array();
     for (const auto& o : overlays)
       files.push_back(
           {{"file", o.file}, {"name", o.doc.at("name")}, {"provenance", o.doc.at("provenance")}});
     d.profiles["profile_overlays"] = {{"overlays", files}, {"applied", applied}};
   }
+  if (!warnings.empty()) d.profiles["input_warnings"] = warnings;
   d.fidelity->check(d);
   return d;
 }

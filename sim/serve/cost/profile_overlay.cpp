@@ -102,4 +102,25 @@ Json apply_profile_overlays(const std::vector<ProfileOverlay>& overlays, const s
   return log;
 }
 
+std::vector<std::string> overlays_applying_nowhere(const std::vector<ProfileOverlay>& overlays,
+                                                   const Json& log) {
+  std::vector<std::string> out;
+  for (const auto& o : overlays) {
+    const std::string where = o.file.empty() ? o.doc.at("name").get<std::string>() : o.file;
+    bool applied = false;
+    std::string why;
+    for (const auto& e : log) {
+      if (e.value("overlay", "") != where) continue;
+      applied = applied || e.contains("applied");
+      if (e.contains("skipped"))
+        why += (why.empty() ? "" : "; ") + e.at("kind").get<std::string>() + ": " +
+               e.at("skipped").get<std::string>();
+    }
+    if (!applied)
+      out.push_back("profile overlay " + where + " has no effect: it fits none of this run's " +
+                    "profiles" + (why.empty() ? "" : " (" + why + ")"));
+  }
+  return out;
+}
+
 }  // namespace pdsim

@@ -36,4 +36,9 @@ Json apply_profile_overlays(const std::vector<ProfileOverlay>& overlays, const s
                             const std::string& profile_name, const std::string& profile_file,
                             Json& doc);
 
+// One no-effect warning per overlay that `log` (apply_profile_overlays' records, all kinds)
+// shows applied to none of the run's profiles, with each section's reason.
+std::vector<std::string> overlays_applying_nowhere(const std::vector<ProfileOverlay>& overlays,
+                                                   const Json& log);
+
 }  // namespace pdsim

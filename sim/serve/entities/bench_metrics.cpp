@@ -133,6 +133,7 @@ Json profiles_provenance(const Json& profiles) {
   Json out = Json::object();
   if (!profiles.is_object()) return out;
   for (const auto& [kind, p] : profiles.items()) {
+    if (kind == "input_warnings") continue;  // in the summary's pdsim block itself
     Json entry = Json::object();
     if (p.is_object())
       for (const char* k : {"name", "schema", "provenance"})
@@ -184,6 +185,9 @@ Json bench_summary(const SimResults& r) {
   pd["seed"] = r.seed;
   pd["scenario"] = r.scenario_name;
   pd["profiles"] = profiles_provenance(r.profiles);
+  // Inputs that changed nothing (sim/scenario/no_effect.hpp, overlays that fit no profile).
+  if (r.profiles.is_object() && r.profiles.contains("input_warnings"))
+    pd["input_warnings"] = r.profiles.at("input_warnings");
   out["pdsim"] = std::move(pd);
   return out;
 }

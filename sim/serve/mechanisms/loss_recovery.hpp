@@ -33,11 +33,14 @@ struct LinkErrorParams {
   double ber = 0;  // post-FEC bit error rate
   template <class V>
   static void declare(V& v) {
+    // The mechanism takes each drop as alone in its all-to-all phase (their delays add). A phase
+    // carries ~2e8 bits, so at 1e-9 a phase sees ~0.2 drops and two in one phase are ~10 % as
+    // likely as one: the approximation's limit (IEEE 802.3's post-FEC target is 1e-12).
     v.field(&LinkErrorParams::ber, "ber",
-            {.help = "post-FEC bit error rate of the NIC-switch links", .min = 0, .max = 1});
-  }
-  static void check(const LinkErrorParams& p, bool, const JsonNode& n) {
-    if (p.ber >= 1) n.fail("expected link_errors.ber (a bit error rate) below 1");
+            {.help = "post-FEC bit error rate of the NIC-switch links (at most 1e-9: each drop is "
+                     "modelled alone in its phase)",
+             .min = 0,
+             .max = 1e-9});
   }
 };
 struct LinkErrorExtra {
