@@ -51,8 +51,9 @@ Eigen::MatrixXd jacobian_in_ranges(
   return central_jacobian(batch, theta, step, lo, hi);
 }
 
-void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
-                        const std::vector<double>& theta, Eigen::MatrixXd& J, double flat) {
+std::vector<size_t> widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
+                                       const std::vector<double>& theta, Eigen::MatrixXd& J,
+                                       double flat) {
   const auto& params = ev.params();
   std::vector<size_t> cols;
   std::vector<std::vector<double>> ends;
@@ -65,7 +66,7 @@ void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
       ends.back()[j] = x;
     }
   }
-  if (cols.empty()) return;
+  if (cols.empty()) return cols;
   const auto r = ev.eval(runs, ends);
   for (size_t k = 0; k < cols.size(); ++k) {
     const auto lo = log_ratios(r[2 * k]), hi = log_ratios(r[2 * k + 1]);
@@ -73,6 +74,7 @@ void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
     for (size_t i = 0; i < lo.size() && i < static_cast<size_t>(J.rows()); ++i)
       J(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(cols[k])) = (hi[i] - lo[i]) / range;
   }
+  return cols;
 }
 
 Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,

@@ -47,8 +47,10 @@ Eigen::MatrixXd jacobian_at(Evaluator& ev, const std::vector<size_t>& runs,
 // GPU time until it exceeds it): each column whose change over the parameter's range,
 // extrapolated from the slope, is below `flat` in every log residual is replaced by the secant
 // between the range's ends (two more evaluations), so "flat" means flat end to end.
-void widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
-                        const std::vector<double>& theta, Eigen::MatrixXd& J, double flat);
+// Returns the widened columns.
+std::vector<size_t> widen_flat_columns(Evaluator& ev, const std::vector<size_t>& runs,
+                                       const std::vector<double>& theta, Eigen::MatrixXd& J,
+                                       double flat);
 // The same over any residual function of θ, evaluated in batches (`batch`: residuals per point).
 Eigen::MatrixXd jacobian_in_ranges(
     const std::vector<FitParameter>& params, const std::vector<double>& theta, double rel_step,

@@ -102,7 +102,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                          " metrics to fit, too few for " + std::to_string(res.params.size()) +
                          " parameters (at least one more than parameters)");
   Eigen::MatrixXd J0 = jacobian_at(ev, all, theta0, 0.05);
-  widen_flat_columns(ev, all, theta0, J0, 1e-3);  // the 0.1 % of identifiability_problems
+  const std::vector<size_t> plateau =
+      widen_flat_columns(ev, all, theta0, J0, 1e-3);  // the 0.1 % of identifiability_problems
   const auto problems = identifiability_problems(J0, paths, range);
   if (!problems.empty()) {
     std::string msg = "the runs cannot identify";
@@ -129,6 +130,12 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   res.sse = sum_of_squares(res.residuals);
   say("optimiser: " + m.status + " after " + std::to_string(ev.evaluations()) +
       " evaluations, sum of squared log errors " + std::to_string(res.sse));
+  // Flat where it started, yet not end to end: a fit that never left the plateau found nothing.
+  for (size_t j : plateau)
+    if (res.theta[j] == theta0[j])
+      say("warning: " + paths[j] +
+          " stayed at its start value, where the metrics do not depend on it (they do across its "
+          "range): try --starts N or another range");
   if (!res.converged) return res;
   const Eigen::MatrixXd J = jacobian_at(ev, all, res.theta, 0.01);
   res.uncertainty = parameter_uncertainty(J, res.sse);
