@@ -114,5 +114,9 @@ expect slo-huge-time 2 "field 'slo.p99_itl_ms': expected a time of at most 1e+09
 # "moves the metrics < 0.1 % over its whole range"; it moves median ITL by 31 % end to end.
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["runs"]=d["runs"][1:2]; json.dump(d,open(sys.argv[2],"w"))' "$T/vs-ok.json" "$T/vs-one.json"
 expect fit-plateau 0 "warning: serving.decode.host_us_per_iteration stayed at its start value, where the metrics do not depend on it (they do across its range)" -- "$PDSIM" calibrate serving "$T/vs-one.json" --fit serving.decode.host_us_per_iteration=0:30000 -o "$T/fit-one.json"
+# A 1e6-point grid took 1.3 GB and minutes before its first line (issue 31): at most 1e5 points.
+V=$(seq -s, 1 100)
+printf '{"base": "%s", "grid": {"workload.num_prompts": [%s], "decode.max_running_requests": [%s], "workload.input_len": [%s]}}' "$S" "$V" "$V" "$V" > "$T/sw-big.json"
+expect sweep-grid-cap 2 "field 'grid': expected at most 100000 points (list x grid) per sweep file" -- "$PDSIM" sweep "$T/sw-big.json" --results "$T/sw-big.jsonl"
 
 finish hostile_input_test
