@@ -18,6 +18,41 @@
 namespace pdsim::pdcal {
 namespace {
 
+// The provider's RDM endpoints with tagged messages and RMA. Prefer delivery-complete writes (a
+// completed write is visible at the target); fall back to send-after-write ordering, under which
+// the "done" message that follows the writes cannot overtake them. NoDeviceError when none.
+fi_info* query_fabric_info(const FabricOptions& opt, bool& delivery_complete) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    fi_info* hints = fi_allocinfo();
+    hints->caps = FI_TAGGED | FI_RMA;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->threading = FI_THREAD_DOMAIN;
+    hints->fabric_attr->prov_name = strdup(opt.provider.c_str());
+    if (attempt == 0)
+      hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    else
+      hints->tx_attr->msg_order = FI_ORDER_SAW;
+    const char* node = opt.src_addr.empty() ? nullptr : opt.src_addr.c_str();
+    fi_info* info = nullptr;
+    int rc = fi_getinfo(FI_VERSION(1, 9), node, nullptr, node ? FI_SOURCE : 0, hints, &info);
+    fi_freeinfo(hints);
+    if (rc == 0) {
+      delivery_complete = attempt == 0;
+      // Endpoints keep the default completion for messages; writes ask per operation.
+      for (fi_info* i = info; i != nullptr; i = i->next) i->tx_attr->op_flags = 0;
+      return info;
+    }
+    if (attempt == 1)
+      throw NoDeviceError("libfabric: provider '" + opt.provider +
+                          "' offers no RDM endpoint with tagged messages and RMA on this host (" +
+                          fi_strerror(-rc) + "); check `fi_info -p " + opt.provider + "`");
+  }
+  return nullptr;
+}
+
 void check(ssize_t rc, const char* call) {
   if (rc != 0)
     throw ProbeError(std::string("libfabric ") + call +
@@ -203,39 +238,7 @@ class FabricTransport final : public Transport {
     }
   }
 
-  void get_info() {
-    // Prefer delivery-complete writes (a completed write is visible at the target); fall back
-    // to send-after-write ordering, under which the "done" message that follows the writes
-    // cannot overtake them.
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      fi_info* hints = fi_allocinfo();
-      hints->caps = FI_TAGGED | FI_RMA;
-      hints->ep_attr->type = FI_EP_RDM;
-      hints->mode = FI_CONTEXT | FI_CONTEXT2;
-      hints->domain_attr->mr_mode =
-          FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-      hints->domain_attr->threading = FI_THREAD_DOMAIN;
-      hints->fabric_attr->prov_name = strdup(opt_.provider.c_str());
-      if (attempt == 0)
-        hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-      else
-        hints->tx_attr->msg_order = FI_ORDER_SAW;
-      const char* node = opt_.src_addr.empty() ? nullptr : opt_.src_addr.c_str();
-      int rc = fi_getinfo(FI_VERSION(1, 9), node, nullptr, node ? FI_SOURCE : 0, hints, &info_);
-      fi_freeinfo(hints);
-      if (rc == 0) {
-        delivery_complete_ = attempt == 0;
-        // Endpoints keep the default completion for messages; writes ask per operation.
-        for (fi_info* i = info_; i != nullptr; i = i->next) i->tx_attr->op_flags = 0;
-        return;
-      }
-      info_ = nullptr;
-      if (attempt == 1)
-        throw NoDeviceError("libfabric: provider '" + opt_.provider +
-                            "' offers no RDM endpoint with tagged messages and RMA on this host (" +
-                            fi_strerror(-rc) + "); check `fi_info -p " + opt_.provider + "`");
-    }
-  }
+  void get_info() { info_ = query_fabric_info(opt_, delivery_complete_); }
 
   void open_ep(FabricEp& ep) {
     fi_info* info = ep.info;
@@ -273,6 +276,11 @@ class FabricTransport final : public Transport {
 };
 
 }  // namespace
+
+void fabric_check_provider(const FabricOptions& opt) {
+  bool delivery_complete = false;
+  fi_freeinfo(query_fabric_info(opt, delivery_complete));
+}
 
 std::unique_ptr<Transport> make_fabric_transport(const FabricOptions& opt, Bootstrap& boot) {
   return std::make_unique<FabricTransport>(opt, boot);

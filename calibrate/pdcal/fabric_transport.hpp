@@ -20,6 +20,9 @@ struct FabricOptions {
   double timeout_s = 10;
 };
 
+// Throws NoDeviceError when the provider (and --src-addr) offers no usable endpoint here: called
+// before bootstrapping, so a mistyped --provider fails at once, not after the peers' timeout.
+void fabric_check_provider(const FabricOptions& opt);
 std::unique_ptr<Transport> make_fabric_transport(const FabricOptions& opt, Bootstrap& boot);
 
 }  // namespace pdsim::pdcal

@@ -168,6 +168,8 @@ int run_probe(const std::string& probe, Args& a) {
     if (a.api == "verbs") {
       a.verbs.endpoints = a.fabric.endpoints;
       pdcal::verbs_check_device(a.verbs);
+    } else {
+      pdcal::fabric_check_provider(a.fabric);
     }
     auto boot = use_mpi            ? pdcal::Bootstrap::mpi()
                 : a.listen.empty() ? pdcal::Bootstrap::connect(connect_to, a.bootstrap_timeout_s)

@@ -1,6 +1,6 @@
 // Every numeric flag of pdcal (or pdcal-gpu-proxy) at and past its bound, and the relations
-// between flags: each bad command line must exit 2 at once with one line naming the flag and
-// what was expected, never start a probe, never wait for a peer. Usage:
+// between flags: each bad command line must exit 2 (3 for what the host lacks) at once with one
+// line naming the flag and what was expected, never start a probe, never wait for a peer. Usage:
 //   pdcal_bad_flags_test pdcal|pdcal-gpu-proxy BINARY OUTDIR
 // Exit 0 pass, 1 fail.
 #include <algorithm>
@@ -15,6 +15,7 @@ struct Case {
   std::vector<std::string> args;
   std::string want;        // part of the one line on stderr
   bool add_listen = true;  // append --listen 127.0.0.1:0 (the case gives no peer flag)
+  int rc = 2;              // 3: the host lacks what the flag names (no device, no provider)
 };
 
 const std::string kBytes1G = "expected a byte count in [1, 1073741824] (1 GiB; ";
@@ -72,6 +73,11 @@ const std::vector<Case>& pdcal_cases() {
        false},
       {{"pingpong", "--connect", "nocolon"}, "field '--connect': expected HOST:PORT", false},
       {{"pingpong", "--bogus"}, "pdcal: The following argument was not expected: --bogus"},
+      // Defect: reported only when the bootstrap timed out waiting for peers.
+      {{"pingpong", "--provider", "bogusprov"},
+       "pdcal: libfabric: provider 'bogusprov' offers no RDM endpoint",
+       true,
+       3},
   };
   return all;
 }
@@ -143,7 +149,8 @@ int main(int argc, char** argv) {
     std::string cmd;
     for (size_t k = 1; k < r.args.size(); ++k) cmd += " " + r.args[k];
     std::vector<std::string> why;
-    if (rc != 2) why.push_back("exit code " + std::to_string(rc) + ", expected 2");
+    if (rc != c.rc)
+      why.push_back("exit code " + std::to_string(rc) + ", expected " + std::to_string(c.rc));
     if (text.find(c.want) == std::string::npos) why.push_back("message lacks: " + c.want);
     if (std::count(text.begin(), text.end(), '\n') != 1) why.push_back("not one line");
     if (fs::exists(r.out)) why.push_back("wrote an output file");
