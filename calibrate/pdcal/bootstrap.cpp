@@ -225,29 +225,40 @@ bool Bootstrap::launched_by_mpi() {
   return false;
 }
 
-std::vector<std::string> Bootstrap::allgather(const std::string& blob, double timeout_s) {
-  if (mpi_) return mpi_allgather(blob);
+std::vector<std::string> Bootstrap::allgather(const std::string& blob, double timeout_s,
+                                              const BlobCheck& check) {
+  std::vector<std::string> all;
+  if (mpi_) {
+    all = mpi_allgather(blob);
+    if (check)
+      for (size_t r = 0; r < all.size(); ++r) check(all[r], "rank " + std::to_string(r));
+    return all;
+  }
   auto deadline = deadline_in(timeout_s);
-  std::vector<std::string> all(static_cast<size_t>(nranks_));
+  all.resize(static_cast<size_t>(nranks_));
   if (rank_ == 0) {
     all[0] = blob;
-    for (int r = 1; r < nranks_; ++r)
+    for (int r = 1; r < nranks_; ++r) {
+      const std::string who = "rank " + std::to_string(r);
       all[static_cast<size_t>(r)] = recv_frame(fds_[static_cast<size_t>(r - 1)], deadline,
-                                               "bootstrap: waiting for rank " + std::to_string(r),
-                                               "rank " + std::to_string(r));
+                                               "bootstrap: waiting for " + who, who);
+      if (check) check(all[static_cast<size_t>(r)], who);
+    }
     for (int fd : fds_)
       for (const auto& s : all) send_frame(fd, s, deadline, "bootstrap: sending to a peer");
   } else {
     send_frame(fds_[0], blob, deadline, "bootstrap: sending to rank 0");
-    for (auto& s : all) s = recv_frame(fds_[0], deadline, "bootstrap: waiting for rank 0", rank0_);
+    for (size_t r = 0; r < all.size(); ++r) {
+      all[r] = recv_frame(fds_[0], deadline, "bootstrap: waiting for rank 0", rank0_);
+      if (check) check(all[r], r == 0 && !rank0_.empty() ? rank0_ : "rank " + std::to_string(r));
+    }
   }
   return all;
 }
 
 void Bootstrap::barrier(double timeout_s) {
-  const auto all = allgather("", timeout_s);
-  for (size_t r = 0; r < all.size(); ++r)
-    check_barrier(all[r], r == 0 && !rank0_.empty() ? rank0_ : "rank " + std::to_string(r));
+  allgather("", timeout_s,
+            [](std::string_view f, const std::string& who) { check_barrier(f, who); });
 }
 
 }  // namespace pdsim::pdcal

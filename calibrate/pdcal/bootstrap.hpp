@@ -7,7 +7,9 @@
 // MPI_COMM_WORLD (MPI_Allgather of the sizes, then MPI_Allgatherv). MPI calls have no deadline;
 // a rank that dies is handled by the launcher (Open MPI aborts the job), and the probes' own
 // waits on the fabric keep their deadlines.
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "calibrate/pdcal/probe_error.hpp"
@@ -43,8 +45,12 @@ class Bootstrap {
   int rank() const { return rank_; }
   int nranks() const { return nranks_; }
   // Every rank contributes one blob; every rank gets all blobs in rank order. Each blob is at
-  // most kMaxFrameBytes (wire.hpp); its content is the caller's to validate.
-  std::vector<std::string> allgather(const std::string& blob, double timeout_s);
+  // most kMaxFrameBytes (wire.hpp). `check(blob, who)` (throwing on a bad one) runs on every
+  // blob received, and on rank 0 before it relays anything, so a bad frame is never sent on to
+  // the other ranks (4 MB to each of thousands).
+  using BlobCheck = std::function<void(std::string_view blob, const std::string& who)>;
+  std::vector<std::string> allgather(const std::string& blob, double timeout_s,
+                                     const BlobCheck& check = {});
   void barrier(double timeout_s);
 
  private:

@@ -209,9 +209,9 @@ int run(Args& a) {
                          : pdcal::Bootstrap::connect(at, a.bootstrap_timeout_s);
     const auto all = boot.allgather(
         doc.parameters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-        a.bootstrap_timeout_s);
-    for (size_t r = 0; r < all.size(); ++r)
-      pdcal::check_parameters(all[r], "rank " + std::to_string(r));
+        a.bootstrap_timeout_s, [](std::string_view blob, const std::string& who) {
+          pdcal::check_parameters(blob, who);  // on rank 0 before it relays the blob
+        });
     if (all[0] != all[1]) throw pdcal::ProbeError("ranks were given different parameters");
     a.fabric.buffer_bytes = a.bytes + 4096;
     auto t = pdcal::make_fabric_transport(a.fabric, boot);

@@ -179,9 +179,10 @@ int run_probe(const std::string& probe, Args& a) {
     doc.parameters["ranks"] = boot.nranks();
     auto all = boot.allgather(
         doc.parameters.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-        a.bootstrap_timeout_s);
+        a.bootstrap_timeout_s, [](std::string_view blob, const std::string& who) {
+          pdcal::check_parameters(blob, who);  // on rank 0 before it relays the blob
+        });
     for (size_t r = 0; r < all.size(); ++r) {
-      pdcal::check_parameters(all[r], "rank " + std::to_string(r));
       if (all[r] != all[0])
         throw pdcal::ProbeError("rank " + std::to_string(r) + " was started with parameters " +
                                 pdcal::escaped_excerpt(all[r], 1024) + " but rank 0 with " +

@@ -134,6 +134,18 @@ const std::vector<Scenario>& scenarios() {
        2,
        {"peer message 'parameters' from rank 1", "invalid byte at offset 11", "\\xff\\xfe"},
        true},
+      // Defect: rank 0 relayed any frame up to 4 MB to every rank before checking it.
+      {"params_oversized_not_relayed",
+       false,
+       [](Peer& p) {
+         p.recv(8);
+         p.send(frame(std::string(size_t{1} << 20, 'x')));
+         p.recv(8);     // a relayed frame's header would arrive here
+         p.ok = !p.ok;  // pass only when the connection closed instead
+       },
+       2,
+       {"peer message 'parameters' from rank 1", "expected at most 16384 bytes, got 1048576"},
+       true},
       {"closed_mid_header",
        false,
        [](Peer& p) {
