@@ -1,5 +1,6 @@
 #include "sim/sweep/sweep_spec.hpp"
 
+#include <filesystem>
 #include <map>
 
 #include "sim/core/error.hpp"
@@ -102,6 +103,11 @@ SweepSpec parse_sweep(const JsonNode& root, const std::string& base_dir) {
 
   const std::string base = root.at("base").string();
   s.base_file = (!base.empty() && base[0] == '/') ? base : base_dir + "/" + base;
+  // A scenario name as `pdsim list` prints it ("glm51-2p2d-efa-quick", "dsr1/...") when no such
+  // file sits beside the sweep.
+  std::error_code ec;
+  if (!base.ends_with(".json") && !std::filesystem::exists(s.base_file, ec))
+    s.base_file = scenario_file(base);
   s.base = load_scenario(s.base_file).resolved_json();
   if (root.has("set")) {
     const Json set = read_overrides(root.at("set"), s.base);

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets into build-fuzz/ (clang-14, ASan+UBSan) and runs each for SECONDS:
 # one per importer, seeded with the samples in tests/data/formats/, the scenario reader
 # (fuzz_scenario.cpp: parse → parse_scenario → build_deployment), seeded with scenarios/, and
-# pdcal's bootstrap messages. Every target serializes what it parsed. Inputs are capped at 4 KiB
+# pdcal's bootstrap messages, and the readers of sweep specs, profile overlays, packet experiments
+# and validation sets (fuzz_reader.cpp). Every target serializes what it parsed. Inputs are capped at 4 KiB
 # for the line-oriented text formats and 64 KiB for JSON (room for depth bombs, duplicate keys far
 # apart, long tokens). Then, while the executions in total are below MIN_TOTAL, it tops up with a
 # counted run (-runs) of the target that ran fastest, so the floor holds however loaded the
@@ -104,6 +105,28 @@ objects "$ROOT"/sim/core/*.cpp "$ROOT"/models/*.cpp "$ROOT"/sim/scenario/*.cpp \
 "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/tests/fuzz/fuzz_scenario.cpp" "${OBJS[@]}" \
   -o "$OUT/fuzz_scenario"
 fuzz scenario "$OUT/fuzz_scenario" 65536 "$ROOT"/scenarios/*.json "$ROOT"/scenarios/whatif/*.json
+SCENARIO_OBJS=("${OBJS[@]}")
+
+# The readers of the newer surfaces (tests/fuzz/fuzz_reader.cpp), each seeded with the
+# project's own files of its kind: sweep specs and profile overlays and packet experiments on
+# the scenario objects above, validation sets on the importers' (calibrate + sim/core).
+objects "$ROOT"/sim/sweep/sweep_spec.cpp "$ROOT"/sim/fit/validation_set.cpp
+SWEEP_OBJ=${OBJS[0]} VSET_OBJ=${OBJS[1]}
+reader() {  # reader NAME MACRO OBJS... -- SEEDS...
+  local name=$1 macro=$2; shift 2
+  local -a objs=()
+  while [[ $1 != -- ]]; do objs+=("$1"); shift; done
+  shift
+  "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer -D"$macro" "$ROOT/tests/fuzz/fuzz_reader.cpp" \
+    "${objs[@]}" -o "$OUT/fuzz_$name"
+  fuzz "$name" "$OUT/fuzz_$name" 65536 "$@"
+}
+reader sweep_spec PDSIM_FUZZ_SWEEP_SPEC "$SWEEP_OBJ" "${SCENARIO_OBJS[@]}" -- \
+  "$ROOT"/tests/data/fuzz_seeds/sweep_*.json
+reader overlay PDSIM_FUZZ_OVERLAY "${SCENARIO_OBJS[@]}" -- "$ROOT"/calibrate/overlays/*.json
+reader experiment PDSIM_FUZZ_EXPERIMENT "${SCENARIO_OBJS[@]}" -- "$ROOT"/scenarios/fabric/*.json
+reader validation_set PDSIM_FUZZ_VALIDATION_SET "$VSET_OBJ" "${IMPORTER_OBJS[@]}" -- \
+  "$ROOT"/calibrate/validation/*.json
 
 # ---- pdcal bootstrap messages (tests/fuzz/fuzz_bootstrap.cpp) -------------------------
 # What a pdcal connector reads from a hostile rank 0 (a hello, then frames: parameters, fabric

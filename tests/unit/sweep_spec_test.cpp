@@ -49,6 +49,17 @@ TEST(SweepSpec, GridIsCartesianProductInCanonicalOrder) {
   EXPECT_EQ(doc["workload"]["request_rate"], 1);
 }
 
+// A base named as `pdsim list` prints it resolves to its file wherever the sweep sits (its
+// relative overlay paths then resolve from the scenario's folder).
+TEST(SweepSpec, BaseByScenarioName) {
+  const SweepSpec s =
+      parse_sweep(JsonNode::from_json(
+                      Json::parse(R"({"base": "dsr1/dsr1-2p2d-p5en-tp", "list": [{}]})"), "s.json"),
+                  "/tmp");
+  EXPECT_EQ(s.base_file, data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-tp.json");
+  EXPECT_EQ(s.points.size(), 1u);
+}
+
 TEST(SweepSpec, SetAndSloChangeTheSweepHash) {
   const std::string a = R"({"base": "glm51-2p2d-efa-quick.json", "grid": {"seed": [1, 2]}})";
   const std::string b = R"({"base": "glm51-2p2d-efa-quick.json", "set": {"workload.num_prompts": 8},
