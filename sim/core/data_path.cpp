@@ -20,16 +20,17 @@ std::string resolve_named(const std::string& kind_dir, const std::string& name,
   namespace fs = std::filesystem;
   const bool looks_like_path =
       name.find('/') != std::string::npos || (name.size() > 5 && name.ends_with(".json"));
+  // The non-throwing exists(): a name too long for the file system (ENAMETOOLONG) is just absent.
+  std::error_code ec;
   if (looks_like_path) {
-    if (!fs::exists(name))
+    if (!fs::exists(name, ec))
       throw InputError(from_file, field, "file '" + excerpt(name) + "' does not exist");
     return name;
   }
   fs::path dir = fs::path(data_root()) / kind_dir;
   fs::path file = dir / (name + ".json");
-  if (fs::exists(file)) return file.string();
+  if (fs::exists(file, ec)) return file.string();
   std::vector<std::string> known;
-  std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json") known.push_back(e.path().stem().string());
   std::sort(known.begin(), known.end());

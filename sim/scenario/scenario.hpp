@@ -250,9 +250,10 @@ struct PrefillConfig {
              .sglang = {.flag = "--page-size", .absent = "64", .how = "SGLang forces 64 for NSA"}});
     v.field(&P::kv_block_bytes, "kv_block_bytes",
             {.help = "KV transfer block; 0 = one page of one layer (page_size x KV bytes per "
-                     "token per layer)",
+                     "token per layer); at most 2 GiB, one RDMA write's limit (verbs max_msg_sz)",
              .unit = "bytes",
-             .min = 0});
+             .min = 0,
+             .max = 2147483648.0});
     v.field(&P::kv_nics, "kv_nics",
             {.help = "NICs per node the KV transfer stripes over; 0 = all",
              .unit = "NICs",

@@ -118,5 +118,9 @@ expect fit-plateau 0 "warning: serving.decode.host_us_per_iteration stayed at it
 V=$(seq -s, 1 100)
 printf '{"base": "%s", "grid": {"workload.num_prompts": [%s], "decode.max_running_requests": [%s], "workload.input_len": [%s]}}' "$S" "$V" "$V" "$V" > "$T/sw-big.json"
 expect sweep-grid-cap 2 "field 'grid': expected at most 100000 points (list x grid) per sweep file" -- "$PDSIM" sweep "$T/sw-big.json" --results "$T/sw-big.jsonl"
+# From tests/bench/hostile_matrix.sh: a 5000-byte catalog name exited 4 ("File name too long");
+# a KV block of 1e300 bytes ran.
+expect name-too-long 2 "field 'cluster.instance_type': unknown name 'xxxx" -- "$PDSIM" run "$S" --set cluster.instance_type="$(head -c 5000 /dev/zero | tr '\0' x)" --out "$T/nl"
+expect kv-block-huge 2 "field 'prefill.kv_block_bytes': expected a number in [0, 2147483648], got 1e+300" -- "$PDSIM" run "$S" --set prefill.kv_block_bytes=1e300 --out "$T/nl"
 
 finish hostile_input_test

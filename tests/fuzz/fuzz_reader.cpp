@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto o = pdsim::profile_overlay_from_json(pdsim::parse_json(text, file), file);
     (void)o.doc.dump(2, ' ', false, pdsim::Json::error_handler_t::strict);
 #else
-    (void)pdsim::parse_experiment(pdsim::JsonNode::from_json(pdsim::parse_json(text, file), file));
+    (void)pdsim::packet::parse_experiment(
+        pdsim::JsonNode::from_json(pdsim::parse_json(text, file), file));
 #endif
   } catch (const pdsim::InputError&) {
   } catch (const pdsim::InfeasibleError&) {
