@@ -110,8 +110,9 @@ SCENARIO_OBJS=("${OBJS[@]}")
 # The readers of the newer surfaces (tests/fuzz/fuzz_reader.cpp), each seeded with the
 # project's own files of its kind: sweep specs and profile overlays and packet experiments on
 # the scenario objects above, validation sets on the importers' (calibrate + sim/core).
-objects "$ROOT"/sim/sweep/sweep_spec.cpp "$ROOT"/sim/fit/validation_set.cpp
-SWEEP_OBJ=${OBJS[0]} VSET_OBJ=${OBJS[1]}
+objects "$ROOT"/sim/sweep/sweep_spec.cpp "$ROOT"/sim/fit/validation_set.cpp \
+        "$ROOT"/calibrate/bench_serving_artefacts.cpp "$ROOT"/calibrate/bench_serving_jsonl.cpp
+SWEEP_OBJ=${OBJS[0]} VSET_OBJS=("${OBJS[@]:1}")
 reader() {  # reader NAME MACRO OBJS... -- SEEDS...
   local name=$1 macro=$2; shift 2
   local -a objs=()
@@ -125,7 +126,7 @@ reader sweep_spec PDSIM_FUZZ_SWEEP_SPEC "$SWEEP_OBJ" "${SCENARIO_OBJS[@]}" -- \
   "$ROOT"/tests/data/fuzz_seeds/sweep_*.json
 reader overlay PDSIM_FUZZ_OVERLAY "${SCENARIO_OBJS[@]}" -- "$ROOT"/calibrate/overlays/*.json
 reader experiment PDSIM_FUZZ_EXPERIMENT "${SCENARIO_OBJS[@]}" -- "$ROOT"/scenarios/fabric/*.json
-reader validation_set PDSIM_FUZZ_VALIDATION_SET "$VSET_OBJ" "${IMPORTER_OBJS[@]}" -- \
+reader validation_set PDSIM_FUZZ_VALIDATION_SET "${VSET_OBJS[@]}" "${IMPORTER_OBJS[@]}" -- \
   "$ROOT"/calibrate/validation/*.json
 
 # ---- pdcal bootstrap messages (tests/fuzz/fuzz_bootstrap.cpp) -------------------------
