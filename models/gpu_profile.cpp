@@ -47,8 +47,8 @@ EfficiencyCurve parse_curve(const JsonNode& n) {
 
 GpuProfile load_gpu_profile(const std::string& name_or_path, const std::string& from_file,
                             const std::string& field) {
-  const std::string path = resolve_named("models/profiles/gpu", name_or_path, from_file, field);
-  return gpu_profile_from_json(JsonNode::load_file(path).raw(), path);
+  const JsonNode doc = load_named("models/profiles/gpu", name_or_path, from_file, field);
+  return gpu_profile_from_json(doc.raw(), doc.file());
 }
 
 GpuProfile gpu_profile_from_json(const Json& doc, const std::string& file) {

@@ -21,8 +21,7 @@ double InstanceType::node_nic_bytes_per_s() const {
 
 GpuSpec load_gpu(const std::string& name_or_path, const std::string& from_file,
                  const std::string& field) {
-  JsonNode n =
-      JsonNode::load_file(resolve_named("models/catalog/gpu", name_or_path, from_file, field));
+  JsonNode n = load_named("models/catalog/gpu", name_or_path, from_file, field);
   n.expect_only({"schema", "name", "hbm_bytes", "hbm_GBps", "bf16_dense_tflops", "fp8_dense_tflops",
                  "nvlink_GBps", "sm_count", "provenance"});
   check_schema(n, "pdsim.gpu/1");
@@ -40,8 +39,7 @@ GpuSpec load_gpu(const std::string& name_or_path, const std::string& from_file,
 
 InstanceType load_instance(const std::string& name_or_path, const std::string& from_file,
                            const std::string& field) {
-  JsonNode n =
-      JsonNode::load_file(resolve_named("models/catalog/instance", name_or_path, from_file, field));
+  JsonNode n = load_named("models/catalog/instance", name_or_path, from_file, field);
   n.expect_only({"schema", "name", "gpu", "gpus_per_node", "nics_per_node", "nic_gbps", "nic_kind",
                  "numa_domains", "provenance"});
   check_schema(n, "pdsim.instance/1");

@@ -8,8 +8,7 @@ namespace pdsim {
 
 KvTransport load_kv_transport(const std::string& name_or_path, const std::string& from_file,
                               const std::string& field) {
-  JsonNode n = JsonNode::load_file(
-      resolve_named("models/catalog/kv_transport", name_or_path, from_file, field));
+  JsonNode n = load_named("models/catalog/kv_transport", name_or_path, from_file, field);
   n.expect_only({"schema", "name", "owner", "protocol", "rate_GBps", "rate_range_GBps", "sharing",
                  "failed_above_concurrency", "failure_seen", "provenance"});
   if (n.at("schema").string() != "pdsim.kv_transport/1")

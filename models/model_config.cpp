@@ -125,8 +125,7 @@ ModelConfig parse_model(const JsonNode& n) {
 
 ModelConfig load_model(const std::string& name_or_path, const std::string& from_file,
                        const std::string& field) {
-  std::string path = resolve_named("models/catalog/llm", name_or_path, from_file, field);
-  return parse_model(JsonNode::load_file(path));
+  return parse_model(load_named("models/catalog/llm", name_or_path, from_file, field));
 }
 
 }  // namespace pdsim

@@ -14,8 +14,7 @@ double QpLibrary::ack_timeout_us() const {
 
 QpLibrary load_qp_library(const std::string& name_or_path, const std::string& from_file,
                           const std::string& field) {
-  JsonNode n = JsonNode::load_file(
-      resolve_named("models/catalog/qp_library", name_or_path, from_file, field));
+  JsonNode n = load_named("models/catalog/qp_library", name_or_path, from_file, field);
   n.expect_only({"schema", "name", "owner", "transport", "timeout_exponent", "retry_count",
                  "on_qp_error", "provenance"});
   if (n.at("schema").string() != "pdsim.qp_library/1")

@@ -41,4 +41,18 @@ std::string resolve_named(const std::string& kind_dir, const std::string& name,
       "unknown name '" + excerpt(name) + "' (known in " + kind_dir + ": " + list + ")");
 }
 
+JsonNode load_named(const std::string& kind_dir, const std::string& name,
+                    const std::string& from_file, const std::string& field) {
+  const std::string path = resolve_named(kind_dir, name, from_file, field);
+  try {
+    return JsonNode::load_file(path);
+  } catch (const InputError& e) {
+    // An error inside the document (a field path, a nesting bomb) already says where it is.
+    if (!e.field().empty() && e.field() != "<root>") throw;
+    throw InputError(
+        from_file, field,
+        "expected '" + excerpt(path) + "' to be a JSON document (" + e.expected() + ")");
+  }
+}
+
 }  // namespace pdsim

@@ -4,6 +4,8 @@
 // looks like a path (contains '/' or ends in .json) is used as given.
 #include <string>
 
+#include "sim/core/json_reader.hpp"
+
 namespace pdsim {
 
 std::string data_root();
@@ -11,5 +13,9 @@ std::string data_root();
 // `from_file`/`field` and the entries that exist.
 std::string resolve_named(const std::string& kind_dir, const std::string& name,
                           const std::string& from_file, const std::string& field);
+// resolve_named, then the file read and parsed; a file that is no JSON document at all (or cannot
+// be read) is an InputError naming `from_file`/`field` too, since that field chose it.
+JsonNode load_named(const std::string& kind_dir, const std::string& name,
+                    const std::string& from_file, const std::string& field);
 
 }  // namespace pdsim

@@ -92,9 +92,8 @@ CollectiveProfile collective_profile_from_json(const Json& doc, const std::strin
 
 CollectiveProfile load_collective_profile(const std::string& name_or_path,
                                           const std::string& from_file, const std::string& field) {
-  const std::string path =
-      resolve_named("models/profiles/collective", name_or_path, from_file, field);
-  return collective_profile_from_json(JsonNode::load_file(path).raw(), path);
+  const JsonNode doc = load_named("models/profiles/collective", name_or_path, from_file, field);
+  return collective_profile_from_json(doc.raw(), doc.file());
 }
 
 Json collective_profile_to_json(const CollectiveProfile& p) {

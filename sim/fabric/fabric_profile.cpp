@@ -61,9 +61,8 @@ FabricProfile fabric_profile_from_json(const Json& doc, const std::string& file)
 
 FabricProfile load_fabric_profile(const std::string& name_or_path, const std::string& from_file,
                                   const std::string& field) {
-  std::string path = resolve_named("models/profiles/fabric", name_or_path, from_file, field);
-  JsonNode doc = JsonNode::load_file(path);
-  return fabric_profile_from_json(doc.raw(), path);
+  JsonNode doc = load_named("models/profiles/fabric", name_or_path, from_file, field);
+  return fabric_profile_from_json(doc.raw(), doc.file());
 }
 
 Json fabric_profile_to_json(const FabricProfile& p) {

@@ -10,7 +10,7 @@ std::map<std::string, double> load(const std::string& mechanism, const std::stri
                                    const std::vector<std::string>& names,
                                    const std::vector<FieldSpec>& specs, const std::string& from,
                                    const std::string& field, Json& provenance) {
-  JsonNode f = JsonNode::load_file(resolve_named("models/profiles/tail", profile, from, field));
+  JsonNode f = load_named("models/profiles/tail", profile, from, field);
   f.expect_only({"schema", "name", "mechanism", "set", "provenance"});
   if (f.at("schema").string() != "pdsim.tail_profile/1")
     f.at("schema").fail("expected \"pdsim.tail_profile/1\"");

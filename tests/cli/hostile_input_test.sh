@@ -37,7 +37,7 @@ expect depth-profile 2 "deep-gpu.json: field 'provenance.deep[0][0]" -- "$PDSIM"
 expect depth-bench-serving 2 "deep.jsonl: field 'line 1: server_info[0][0]" -- "$PDSIM" calibrate import --format bench_serving "$T/deep.jsonl"
 # 2. Only regular files of bounded size; errno text when a file cannot be opened.
 expect dev-zero-scenario 2 "/dev/zero: expected a regular file, got a device, FIFO or socket" -- "${CAPPED[@]}" "$PDSIM" run /dev/zero
-expect dev-zero-model 2 "/dev/zero: expected a regular file, got a device, FIFO or socket" -- "${CAPPED[@]}" "$PDSIM" run "$S" --set model=/dev/zero
+expect dev-zero-model 2 "field 'model': expected '/dev/zero' to be a JSON document (expected a regular file, got a device, FIFO or socket)" -- "${CAPPED[@]}" "$PDSIM" run "$S" --set model=/dev/zero
 mkfifo "$T/fifo"
 expect fifo 2 "fifo: expected a regular file, got a device, FIFO or socket" -- "$PDSIM" run "$T/fifo"
 mkdir "$T/dir"
@@ -122,5 +122,8 @@ expect sweep-grid-cap 2 "field 'grid': expected at most 100000 points (list x gr
 # a KV block of 1e300 bytes ran.
 expect name-too-long 2 "field 'cluster.instance_type': unknown name 'xxxx" -- "$PDSIM" run "$S" --set cluster.instance_type="$(head -c 5000 /dev/zero | tr '\0' x)" --out "$T/nl"
 expect kv-block-huge 2 "field 'prefill.kv_block_bytes': expected a number in [0, 2147483648], got 1e+300" -- "$PDSIM" run "$S" --set prefill.kv_block_bytes=1e300 --out "$T/nl"
+# A catalog name that is a path to a file that is no JSON: the message names the field too.
+printf 'not json\n' > "$T/not.json"
+expect catalog-not-json 2 "field 'model': expected '$T/not.json' to be a JSON document (expected valid JSON" -- "$PDSIM" run "$S" --set model="$T/not.json" --out "$T/nl"
 
 finish hostile_input_test

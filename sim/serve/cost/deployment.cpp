@@ -19,7 +19,7 @@ namespace {
 
 Json document(const std::string& kind_dir, const std::string& name, const std::string& file,
               const std::string& field) {
-  return JsonNode::load_file(resolve_named(kind_dir, name, file, field)).raw();
+  return load_named(kind_dir, name, file, field).raw();
 }
 
 // The collectives of one representative forward that cross nodes (all-to-alls aside).
@@ -123,8 +123,9 @@ ProfileDoc profile_doc(const std::string& kind_dir, const std::string& name, con
                        const std::string& field, const std::vector<ProfileOverlay>& overlays,
                        const std::string& kind) {
   ProfileDoc p;
-  p.path = resolve_named(kind_dir, name, s.file, field);
-  p.doc = JsonNode::load_file(p.path).raw();
+  const JsonNode doc = load_named(kind_dir, name, s.file, field);
+  p.path = doc.file();
+  p.doc = doc.raw();
   const std::string fitted_name =
       p.doc.is_object() && p.doc.contains("name") && p.doc["name"].is_string()
           ? p.doc["name"].get<std::string>()
