@@ -65,7 +65,8 @@ std::string range_text(const FieldSpec& s, bool integer) {
   std::string lo, hi;
   if (s.min) lo = (s.above_min ? "> " : ">= ") + num(*s.min);
   if (max) hi = "<= " + num(*max);
-  if (s.min && max && !s.above_min) return "in [" + num(*s.min) + ", " + num(*max) + "]";
+  if (s.min && max)
+    return "in " + std::string(s.above_min ? "(" : "[") + num(*s.min) + ", " + num(*max) + "]";
   std::string out = lo.empty() ? hi : (hi.empty() ? lo : lo + ", " + hi);
   if (s.inf_ok) out += std::string(out.empty() ? "" : ", ") + "or \"inf\"";
   (void)integer;

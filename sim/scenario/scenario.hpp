@@ -237,6 +237,7 @@ struct PrefillConfig {
             {.help = "static GPU memory fraction (weights + KV pool)",
              .min = 0,
              .max = 1,
+             .above_min = true,
              .sglang = flag("--mem-fraction-static")});
     v.field(&P::kv_transfer_backend, "kv_transfer_backend",
             {.help = "KV transfer engine (recorded; the block-size curve comes from the fabric "
@@ -349,6 +350,7 @@ struct DecodeConfig {
             {.help = "KV pool = HBM x fraction - weights - DeepEP buffers",
              .min = 0,
              .max = 1,
+             .above_min = true,
              .sglang = flag("--mem-fraction-static")});
     v.field(
         &D::cuda_graph_max_bs, "cuda_graph_max_bs",

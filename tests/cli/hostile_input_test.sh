@@ -125,5 +125,8 @@ expect kv-block-huge 2 "field 'prefill.kv_block_bytes': expected a number in [0,
 # A catalog name that is a path to a file that is no JSON: the message names the field too.
 printf 'not json\n' > "$T/not.json"
 expect catalog-not-json 2 "field 'model': expected '$T/not.json' to be a JSON document (expected valid JSON" -- "$PDSIM" run "$S" --set model="$T/not.json" --out "$T/nl"
+expect topology-not-json 2 "field 'cluster.topology_file': expected '$T/not.json' to be a JSON document" -- "$PDSIM" run "$S" --set cluster.topology_file="$T/not.json" --out "$T/nl"
+# mem_fraction_static = 0 was accepted as input, then called an infeasible deployment (exit 3).
+expect mem-fraction-zero 2 "field 'decode.mem_fraction_static': expected a number in (0, 1], got 0" -- "$PDSIM" run "$S" --set decode.mem_fraction_static=0 --out "$T/nl"
 
 finish hostile_input_test

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/json_reader.hpp"
 #include "sim/packet/network.hpp"
@@ -36,7 +37,7 @@ std::string topology_path(const Deployment& d) {
 // Non-blocking uplink counts per layer for the first `nodes` instances of the file.
 packet::TopologyConfig aws_topology(const Deployment& d, int nodes) {
   const std::string path = topology_path(d);
-  const JsonNode doc = JsonNode::load_file(path);
+  const JsonNode doc = load_named("", path, d.scenario.file, "cluster.topology_file");
   const JsonNode inst = doc.at("Instances");
   std::vector<std::vector<std::string>> chains;
   for (size_t i = 0; i < inst.size() && static_cast<int>(chains.size()) < nodes; ++i) {
