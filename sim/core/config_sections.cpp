@@ -1,5 +1,7 @@
 #include "sim/core/config_sections.hpp"
 
+#include <algorithm>
+
 namespace pdsim {
 
 JsonNode detail::absent_section(const JsonNode& parent, const std::string& key) {
@@ -81,13 +83,23 @@ std::vector<std::string> ConfigSections::no_effect(const std::string& path) cons
     // The defaults: the section as read when the scenario does not name it.
     std::unique_ptr<ConfigSection> def = reg.prototype(family_, k)->fresh();
     def->read(detail::absent_section(JsonNode::from_json(Json::object(), "defaults"), k), false);
-    const Json d = def->write();
-    for (const auto& [key, v] : j.items()) {
-      if (key == "enabled" || key == "provenance" || key == "from_profile") continue;
-      if (d.contains(key) && d.at(key) == v) continue;
-      out.push_back(where + "." + key + " = " + v.dump() + " has no effect: " + where +
-                    " is switched off (enabled: false)");
-    }
+    for (auto& m :
+         fields_without_effect(j, def->write(), where, {"enabled", "provenance", "from_profile"},
+                               where + " is switched off (enabled: false)"))
+      out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<std::string> fields_without_effect(const Json& value, const Json& defaults,
+                                               const std::string& path,
+                                               const std::vector<std::string>& skip,
+                                               const std::string& why) {
+  std::vector<std::string> out;
+  for (const auto& [key, v] : value.items()) {
+    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
+    if (defaults.contains(key) && defaults.at(key) == v) continue;
+    out.push_back(path + "." + key + " = " + v.dump() + " has no effect: " + why);
   }
   return out;
 }

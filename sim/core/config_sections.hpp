@@ -64,6 +64,13 @@ class DeclaredSection : public ConfigSection {
   std::string help_;
 };
 
+// One message "PATH.key = value has no effect: WHY" per member of the object `value` that is not
+// in `skip` and differs from the same member of `defaults`.
+std::vector<std::string> fields_without_effect(const Json& value, const Json& defaults,
+                                               const std::string& path,
+                                               const std::vector<std::string>& skip,
+                                               const std::string& why);
+
 // One leaf value (a switch) as a section: `tail.dp_imbalance: true`.
 template <class T>
 class LeafSection : public ConfigSection {

@@ -3,21 +3,6 @@
 #include <algorithm>
 
 namespace pdsim {
-namespace {
-
-// Each field of `section` whose value differs from the default struct's, as "path.key = value".
-template <class T>
-void differing(const T& value, const std::string& path, const std::vector<std::string>& skip,
-               const std::string& why, std::vector<std::string>& out) {
-  const Json v = write_fields(value), d = write_fields(T{});
-  for (const auto& [k, x] : v.items()) {
-    if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
-    if (d.contains(k) && d.at(k) == x) continue;
-    out.push_back(path + "." + k + " = " + x.dump() + " has no effect: " + why);
-  }
-}
-
-}  // namespace
 
 std::vector<std::string> no_effect_warnings(const Scenario& s) {
   std::vector<std::string> out = s.tail.no_effect("tail");
@@ -25,8 +10,10 @@ std::vector<std::string> no_effect_warnings(const Scenario& s) {
     if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
   const auto& spec = s.decode.speculative;
   if (!spec.enabled())
-    differing(spec, "decode.speculative", {"algorithm"}, "decode.speculative.algorithm is \"none\"",
-              out);
+    for (auto& m : fields_without_effect(write_fields(spec), write_fields(SpeculativeConfig{}),
+                                         "decode.speculative", {"algorithm"},
+                                         "decode.speculative.algorithm is \"none\""))
+      out.push_back(std::move(m));
   if (s.prefill.kv_protocol != "tcp" &&
       s.prefill.kv_tcp_transport != PrefillConfig{}.kv_tcp_transport)
     out.push_back("prefill.kv_tcp_transport = \"" + s.prefill.kv_tcp_transport +

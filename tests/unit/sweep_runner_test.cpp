@@ -17,17 +17,24 @@
 namespace pdsim {
 namespace {
 
+// A sweep over workload.request_rate (`rates`, a JSON array) of the quick scenario, written to
+// and loaded from `dir` (created).
+SweepSpec rate_sweep(const std::filesystem::path& dir, const std::string& rates) {
+  std::filesystem::create_directories(dir);
+  const std::string sweep = (dir / "s.json").string();
+  std::ofstream(sweep)
+      << R"({"base": ")" << data_root()
+      << R"(/scenarios/glm51-2p2d-efa-quick.json", "grid": {"workload.request_rate": )" << rates
+      << "}}";
+  return load_sweep(sweep);
+}
+
 // A worker that throws, one killed by a signal and one that sends a non-object each become an
 // "error" line naming why; the sweep goes on and writes every point once.
 TEST(SweepRunner, FailedWorkersBecomeErrorLines) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("pdsim_sweep_runner_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string sweep = (dir / "s.json").string();
-  std::ofstream(sweep) << R"({"base": ")" << data_root()
-                       << R"(/scenarios/glm51-2p2d-efa-quick.json",
-    "grid": {"workload.request_rate": [0.5, 1, 2, 4]}})";
-  const SweepSpec spec = load_sweep(sweep);
+  const SweepSpec spec = rate_sweep(dir, "[0.5, 1, 2, 4]");
   ASSERT_EQ(spec.points.size(), 4u);
   SweepRunOptions opt;
   opt.jobs = 2;
@@ -58,12 +65,7 @@ TEST(SweepRunner, FailedWorkersBecomeErrorLines) {
 TEST(SweepRunner, ASecondSweepLeavesTheLockedFileAlone) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("pdsim_sweep_lock_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string sweep = (dir / "s.json").string();
-  std::ofstream(sweep) << R"({"base": ")" << data_root()
-                       << R"(/scenarios/glm51-2p2d-efa-quick.json",
-    "grid": {"workload.request_rate": [0.5, 1]}})";
-  const SweepSpec spec = load_sweep(sweep);
+  const SweepSpec spec = rate_sweep(dir, "[0.5, 1]");
   SweepRunOptions opt;
   opt.results_path = (dir / "r.jsonl").string();
   const std::string torn = R"({"sweep": ")" + spec.hash + R"(", "point": 0, "id": "a", "sta)";
