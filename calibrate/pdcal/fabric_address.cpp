@@ -50,17 +50,21 @@ std::string encode_fabric_address(const std::vector<FabricEpAddress>& eps) {
 }
 
 std::vector<FabricEpAddress> decode_fabric_address(std::string_view blob,
-                                                   std::span<const size_t> name_lengths,
+                                                   std::span<const FabricNameRule> rules,
                                                    std::string_view from) {
   Reader r(blob, from);
   std::vector<FabricEpAddress> out;
-  out.reserve(name_lengths.size());
-  for (size_t e = 0; e < name_lengths.size(); ++e) {
+  out.reserve(rules.size());
+  for (size_t e = 0; e < rules.size(); ++e) {
     const std::string ep = "endpoints[" + std::to_string(e) + "].";
     const uint64_t len = r.u64(ep + "name_length");
-    if (len != name_lengths[e])
+    if (rules[e].string_format && (len == 0 || len > kMaxFabricNameBytes))
       throw PeerMessageError("fabric address", from, ep + "name_length",
-                             "expected " + std::to_string(name_lengths[e]) +
+                             "expected 1 to " + std::to_string(kMaxFabricNameBytes) +
+                                 " (a string address), got " + std::to_string(len));
+    if (!rules[e].string_format && len != rules[e].own_length)
+      throw PeerMessageError("fabric address", from, ep + "name_length",
+                             "expected " + std::to_string(rules[e].own_length) +
                                  " (this rank's, same provider), got " + std::to_string(len));
     FabricEpAddress a;
     a.name = std::string(r.take(len, ep + "name"));
@@ -70,7 +74,7 @@ std::vector<FabricEpAddress> decode_fabric_address(std::string_view blob,
   }
   if (r.left() != 0)
     throw PeerMessageError("fabric address", from, "length",
-                           "expected " + std::to_string(name_lengths.size()) +
+                           "expected " + std::to_string(rules.size()) +
                                " endpoint(s) and nothing after them, got " +
                                std::to_string(r.left()) + " extra bytes");
   return out;

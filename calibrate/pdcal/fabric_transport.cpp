@@ -178,7 +178,7 @@ class FabricTransport final : public Transport {
       if (seen.insert(std::string(i->domain_attr->name)).second) domains.push_back(i);
     eps_.resize(static_cast<size_t>(opt.endpoints));
     std::vector<FabricEpAddress> mine(eps_.size());
-    std::vector<size_t> name_lengths;
+    std::vector<FabricNameRule> name_rules;
     for (size_t e = 0; e < eps_.size(); ++e) {
       eps_[e].info = opt.stripe_domains ? domains[e % domains.size()] : info_;
       open_ep(eps_[e]);
@@ -186,7 +186,7 @@ class FabricTransport final : public Transport {
       size_t len = sizeof name;
       check(fi_getname(&eps_[e].ep->fid, name, &len), "fi_getname");
       mine[e] = {std::string(name, len), fi_mr_key(eps_[e].mr), reinterpret_cast<uint64_t>(buf_)};
-      name_lengths.push_back(len);
+      name_rules.push_back({len, eps_[e].info->addr_format == FI_ADDR_STR});
     }
     auto all = boot.allgather(encode_fabric_address(mine), opt.timeout_s);
     for (auto& ep : eps_) {
@@ -195,7 +195,7 @@ class FabricTransport final : public Transport {
       ep.peer_base.resize(all.size());
     }
     for (size_t r = 0; r < all.size(); ++r) {
-      const auto peer = decode_fabric_address(all[r], name_lengths, "rank " + std::to_string(r));
+      const auto peer = decode_fabric_address(all[r], name_rules, "rank " + std::to_string(r));
       for (size_t e = 0; e < eps_.size(); ++e) {
         auto& ep = eps_[e];
         ep.peer_key[r] = peer[e].key;

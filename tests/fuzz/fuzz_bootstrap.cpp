@@ -49,11 +49,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return s;
   };
   // The address decoder checks against this rank's endpoints: 1..4 of them, with a name
-  // length (16: sockaddr_in, 28: sockaddr_in6, or odd) taken from the hello's first byte.
+  // length (16: sockaddr_in, 28: sockaddr_in6, or odd) or a string format (shm) taken from the
+  // hello's first byte.
   const uint8_t shape = size > 0 ? data[0] : 0;
-  const std::vector<size_t> name_lengths(1 + (shape & 3), (shape & 4) != 0   ? 28
-                                                          : (shape & 8) != 0 ? 1
-                                                                             : 16);
+  const pdcal::FabricNameRule rule{(shape & 4) != 0   ? 28u
+                                   : (shape & 8) != 0 ? 1u
+                                                      : 16u,
+                                   (shape & 16) != 0};
+  const std::vector<pdcal::FabricNameRule> name_lengths(1 + (shape & 3), rule);
   decodes([&] { pdcal::decode_hello(take(pdcal::kHelloBytes), "rank 0"); });
   // Frames in the order a connector meets them: parameters, address, barrier, then again.
   for (int frame = 0; !in.empty(); ++frame) {

@@ -95,19 +95,30 @@ TEST(PdcalFabricAddress, RoundTripAndEveryViolation) {
   const std::vector<pdcal::FabricEpAddress> eps = {{"0123456789abcdef", 7, 0x1000},
                                                    {"fedcba9876543210", 8, 0x2000}};
   const std::string blob = pdcal::encode_fabric_address(eps);
-  const std::vector<size_t> lens = {16, 16};
+  using Rules = std::vector<pdcal::FabricNameRule>;
+  const Rules lens = {{16, false}, {16, false}};
   auto back = pdcal::decode_fabric_address(blob, lens, "rank 1");
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[1].name, eps[1].name);
   EXPECT_EQ(back[1].base, 0x2000u);
-  auto err = [&](const std::string& b, std::vector<size_t> l) {
+  auto err = [&](const std::string& b, Rules l) {
     return error_of([&] { pdcal::decode_fabric_address(b, l, "rank 1"); });
   };
   EXPECT_NE(err(blob.substr(0, 5), lens).find("(truncated)"), std::string::npos);
   EXPECT_NE(err(blob.substr(0, blob.size() - 1), lens).find("(truncated)"), std::string::npos);
   EXPECT_NE(err(blob + "x", lens).find("1 extra bytes"), std::string::npos);
-  EXPECT_NE(err(blob, {16}).find("extra bytes"), std::string::npos);
-  EXPECT_NE(err(blob, {28, 28}).find("name_length': expected 28"), std::string::npos);
+  EXPECT_NE(err(blob, {{16, false}}).find("extra bytes"), std::string::npos);
+  EXPECT_NE(err(blob, {{28, false}, {28, false}}).find("name_length': expected 28"),
+            std::string::npos);
+  // A string address (shm's "fi_shm://<pid>") differs in length between ranks: a peer's 16-byte
+  // name is accepted where this rank's own is 19 bytes, a 0-byte or 257-byte one is not.
+  EXPECT_EQ(pdcal::decode_fabric_address(blob, Rules{{19, true}, {14, true}}, "rank 1")[0].name,
+            eps[0].name);
+  const std::string long_name = pdcal::encode_fabric_address({{std::string(257, 'a'), 1, 2}});
+  EXPECT_NE(err(long_name, {{19, true}}).find("expected 1 to 256 (a string address), got 257"),
+            std::string::npos);
+  const std::string empty_name = pdcal::encode_fabric_address({{"", 1, 2}});
+  EXPECT_NE(err(empty_name, {{19, true}}).find("got 0"), std::string::npos);
   std::string huge = blob;
   const uint64_t n = UINT64_MAX - 4;
   std::memcpy(huge.data(), &n, 8);
