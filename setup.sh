@@ -2,7 +2,7 @@
 # Installs the Debian packages pdsim needs. Idempotent: apt runs only when something is missing.
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config git
-      libsimgrid-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libnlopt-dev
+      libsimgrid-dev libboost-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libnlopt-dev
       libgtest-dev libgmock-dev libbenchmark-dev
       libfabric-dev libfabric-bin libibverbs-dev rdma-core libopenmpi-dev openmpi-bin
       clang-14 clang-format libclang-rt-14-dev time python3)

@@ -41,9 +41,14 @@ StepCost ComputeModel::decode_attention_layer(const DecodeRankBatch& b) const {
 
 StepCost ComputeModel::decode_experts_layer(const std::vector<int>& tokens_per_local_expert,
                                             int shared_tokens, int moe_tp, int shared_tp) const {
-  Roofline rf(gpu_, profile_);
   std::vector<double> t(tokens_per_local_expert.begin(), tokens_per_local_expert.end());
-  StepCost out = routed_experts(model_, rf, t, moe_tp);
+  return decode_experts_layer(experts_load(t), shared_tokens, moe_tp, shared_tp);
+}
+
+StepCost ComputeModel::decode_experts_layer(ExpertsLoad load, int shared_tokens, int moe_tp,
+                                            int shared_tp) const {
+  Roofline rf(gpu_, profile_);
+  StepCost out = routed_experts(model_, rf, load, moe_tp);
   out.append(shared_experts(model_, rf, shared_tokens, shared_tp));
   return out;
 }

@@ -4,6 +4,7 @@
 // plus kernel-launch or CUDA-graph overheads. Communication is not here (sim/fabric).
 #include <vector>
 
+#include "models/experts_load.hpp"
 #include "models/gpu_profile.hpp"
 #include "models/hardware.hpp"
 #include "models/kv_dtype.hpp"
@@ -50,6 +51,9 @@ class ComputeModel {
   // rank's own tokens, 1; no all-to-all backend: every token, over the TP group).
   StepCost decode_experts_layer(const std::vector<int>& tokens_per_local_expert, int shared_tokens,
                                 int moe_tp = 1, int shared_tp = 1) const;
+  // The same from what the routed experts' cost depends on (models/experts_load.hpp).
+  StepCost decode_experts_layer(ExpertsLoad load, int shared_tokens, int moe_tp = 1,
+                                int shared_tp = 1) const;
   // The dense layers (attention + dense MLP), embedding, final norm and LM head for the rank's
   // tokens (DP attention, dense MLP with moe-dense-tp-size 1, DP LM head).
   StepCost decode_non_moe(const DecodeRankBatch& b) const;

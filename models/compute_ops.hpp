@@ -28,6 +28,7 @@ StepCost attention_block(const ModelConfig& m, const Roofline& rf, KvDtype kv, c
                          bool with_router);
 // Routed experts of one MoE layer on one GPU (grouped GEMM over local experts that got tokens),
 // each expert's intermediate split `tp` ways (SGLang's MoE TP: tp / ep).
+StepCost routed_experts(const ModelConfig& m, const Roofline& rf, ExpertsLoad load, int tp = 1);
 StepCost routed_experts(const ModelConfig& m, const Roofline& rf,
                         const std::vector<double>& tokens_per_local_expert, int tp = 1);
 // The shared expert(s) on `tokens` tokens, intermediate split `tp` ways (1: replicated, as with

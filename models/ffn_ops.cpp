@@ -27,13 +27,13 @@ OpCost activation(const ModelConfig& m, const Roofline& rf, const char* name, co
 // at the mean tokens per active expert.
 StepCost routed_experts(const ModelConfig& m, const Roofline& rf,
                         const std::vector<double>& tokens_per_local_expert, int tp) {
+  return routed_experts(m, rf, experts_load(tokens_per_local_expert), tp);
+}
+
+StepCost routed_experts(const ModelConfig& m, const Roofline& rf, ExpertsLoad load, int tp) {
   const double h = m.hidden, I = static_cast<double>(m.moe_intermediate) / tp;
   const bool fp8 = m.weight_dtype == "fp8";
-  double n = 0, active = 0;
-  for (double t : tokens_per_local_expert) {
-    n += t;
-    if (t > 0) active += 1;
-  }
+  const double n = load.tokens, active = load.active;
   const double per_expert = active > 0 ? n / active : 0;
   const auto peak = fp8 ? Roofline::Peak::fp8 : Roofline::Peak::bf16;
   const double act_in = fp8 ? kFp8Bytes + kFp32Bytes / 128.0 : kBf16Bytes;  // per element

@@ -1,5 +1,6 @@
 #include "reports/text_format.hpp"
 
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <locale>
@@ -42,9 +43,23 @@ std::string summary_fixed(const Json& summary, const std::string& key, int decim
 }
 
 std::string lossless(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return Json(v).dump();
+  std::string out;
+  append_lossless(out, v);
+  return out;
+}
+
+void append_lossless(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "nan";
+  } else if (std::isinf(v)) {
+    out += v > 0 ? "inf" : "-inf";
+  } else {
+    // What Json(v).dump() writes for a finite double (nlohmann's serializer calls the same
+    // Grisu2 to_chars into a 64-byte buffer), without building a Json and a string per number.
+    std::array<char, 64> buf{};
+    char* end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
+    out.append(buf.data(), static_cast<size_t>(end - buf.data()));
+  }
 }
 
 std::string csv_escape(const std::string& s) {

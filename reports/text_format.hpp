@@ -16,6 +16,8 @@ std::string centered(const std::string& s, char fill, int width);
 // A summary value as "{:.2f}" when it is a number, "n/a" when null or missing.
 std::string summary_fixed(const Json& summary, const std::string& key, int decimals = 2);
 std::string lossless(double v);  // shortest text that reads back to the same double
+// lossless(v) appended to `out` without a temporary (the 10^6-row itl.csv).
+void append_lossless(std::string& out, double v);
 std::string csv_escape(const std::string& s);
 
 }  // namespace pdsim

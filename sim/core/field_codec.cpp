@@ -50,6 +50,24 @@ int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
   return v;
 }
 
+// Long arrays (a run's 10^6 chunk times crossing the worker boundary) are checked element by
+// element without building a JsonNode and its path for each: an element that passes these
+// checks is exactly one the JsonNode path accepts; any other goes through that path, which
+// fails with its message. `time_cap` is the element key's time bound (JsonNode::check_time).
+struct ElementBounds {
+  std::optional<double> min, max, time_cap;
+  bool above_min = false;
+  ElementBounds(const JsonNode& n, const FieldSpec& s, std::optional<double> hi)
+      : min(s.min), max(hi), above_min(s.above_min) {
+    if (const auto unit = key_time_unit(n.path())) time_cap = seconds_in_unit(kMaxTimeS, *unit);
+  }
+  bool accepts(double v) const {
+    if (time_cap && !(std::fabs(v) <= *time_cap)) return false;
+    if (min && (above_min ? !(v > *min) : !(v >= *min))) return false;
+    return !(max && !(v <= *max));
+  }
+};
+
 }  // namespace
 
 std::optional<double> upper_bound(const FieldSpec& s) {
@@ -144,8 +162,17 @@ std::vector<int> FieldCodec<std::vector<int>>::read(const JsonNode& n, const Fie
   if (!n.is_array())
     n.fail(std::string("expected an array of integers, got ") + n.raw().type_name());
   std::vector<int> out;
+  out.reserve(n.size());
+  // checked_int's range: [-2^30, 2^30] unless the field's is narrower.
+  ElementBounds bounds(n, s, std::min(upper_bound(s).value_or(double(kMaxInt)), double(kMaxInt)));
+  bounds.min = s.min.value_or(-static_cast<double>(kMaxInt));
   for (size_t i = 0; i < n.size(); ++i) {
-    out.push_back(static_cast<int>(checked_int(n.at(i), s)));
+    const Json& e = n.raw()[i];
+    // Unsigned (CBOR's positive integers) too: an accepted one is at most 2^30.
+    if (e.is_number_integer() && bounds.accepts(e.get<double>()))
+      out.push_back(static_cast<int>(e.get<int64_t>()));
+    else
+      out.push_back(static_cast<int>(checked_int(n.at(i), s)));
     if (s.increasing && i > 0 && out[i] <= out[i - 1])
       n.at(i).fail("expected a value above the previous element " + std::to_string(out[i - 1]) +
                    " (the list strictly increases), got " + std::to_string(out[i]));
@@ -177,7 +204,15 @@ std::vector<double> FieldCodec<std::vector<double>>::read(const JsonNode& n, con
   if (!n.is_array())
     n.fail(std::string("expected an array of numbers, got ") + n.raw().type_name());
   std::vector<double> out;
-  for (size_t i = 0; i < n.size(); ++i) out.push_back(FieldCodec<double>::read(n.at(i), s));
+  out.reserve(n.size());
+  const ElementBounds bounds(n, s, upper_bound(s));
+  for (size_t i = 0; i < n.size(); ++i) {
+    const Json& e = n.raw()[i];
+    if (e.is_number() && bounds.accepts(e.get<double>()))
+      out.push_back(e.get<double>());
+    else
+      out.push_back(FieldCodec<double>::read(n.at(i), s));
+  }
   return out;
 }
 

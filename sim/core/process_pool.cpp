@@ -35,6 +35,55 @@ void write_all(int fd, const std::vector<uint8_t>& b) {
   }
 }
 
+// A child's message: uint64 n, n bytes of CBOR, then the bytes of the result's top-level binary
+// members, each replaced in the CBOR by {"$tail": [offset, size]}. nlohmann's CBOR reader takes
+// a byte string one byte at a time, too slow for a run's 16 MB of chunk times
+// (sim/serve/entities/results_transport.hpp); raw after the CBOR they are one copy.
+constexpr const char* kTail = "$tail";
+
+std::vector<uint8_t> encode_message(Json& msg) {
+  std::vector<uint8_t> tail;
+  if (msg.contains("ok") && msg["ok"].is_object())
+    for (auto& [key, v] : msg["ok"].items()) {
+      if (!v.is_binary()) continue;
+      const auto& b = v.get_binary();
+      const uint64_t offset = tail.size(), size = b.size();
+      tail.insert(tail.end(), b.begin(), b.end());
+      v = Json{{kTail, {offset, size}}};
+    }
+  const std::vector<uint8_t> cbor = Json::to_cbor(msg);
+  const uint64_t n = cbor.size();
+  std::vector<uint8_t> out(sizeof n);
+  std::memcpy(out.data(), &n, sizeof n);
+  out.insert(out.end(), cbor.begin(), cbor.end());
+  out.insert(out.end(), tail.begin(), tail.end());
+  return out;
+}
+
+// The message back, or a discarded Json when it is malformed in any way.
+Json decode_message(const std::vector<uint8_t>& bytes) {
+  uint64_t n = 0;
+  if (bytes.size() < sizeof n) return Json::value_t::discarded;
+  std::memcpy(&n, bytes.data(), sizeof n);
+  if (n > bytes.size() - sizeof n) return Json::value_t::discarded;
+  const auto cbor = bytes.begin() + sizeof n;
+  Json msg = Json::from_cbor(cbor, cbor + static_cast<std::ptrdiff_t>(n), true, false);
+  if (msg.is_discarded() || !msg.contains("ok") || !msg["ok"].is_object()) return msg;
+  const size_t tail_at = sizeof n + n, tail_size = bytes.size() - tail_at;
+  for (auto& [key, v] : msg["ok"].items()) {
+    if (!v.is_object() || v.size() != 1 || !v.contains(kTail)) continue;
+    const Json& ref = v[kTail];
+    if (!ref.is_array() || ref.size() != 2 || !ref[0].is_number_unsigned() ||
+        !ref[1].is_number_unsigned())
+      return Json::value_t::discarded;
+    const uint64_t offset = ref[0].get<uint64_t>(), size = ref[1].get<uint64_t>();
+    if (offset > tail_size || size > tail_size - offset) return Json::value_t::discarded;
+    const auto from = bytes.begin() + static_cast<std::ptrdiff_t>(tail_at + offset);
+    v = Json::binary(std::vector<uint8_t>(from, from + static_cast<std::ptrdiff_t>(size)));
+  }
+  return msg;
+}
+
 [[noreturn]] void child(const std::function<Json(size_t)>& task, size_t index, int fd,
                         pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -50,7 +99,7 @@ void write_all(int fd, const std::vector<uint8_t>& b) {
   }
   std::vector<uint8_t> bytes;
   try {
-    bytes = Json::to_cbor(msg);
+    bytes = encode_message(msg);
   } catch (...) {  // e.g. a result too large for memory: the parent reports "no result"
     ::_exit(6);
   }
@@ -89,7 +138,7 @@ TaskOutcome finish(Running& r, const std::string& noun) {
     out.error = noun + " died with signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
     return out;
   }
-  const Json msg = Json::from_cbor(r.bytes, true, false);
+  const Json msg = decode_message(r.bytes);
   if (msg.is_discarded() || !msg.is_object() || !(msg.contains("ok") || msg.contains("error"))) {
     out.error = noun + " returned no result";
   } else if (msg.contains("error")) {

@@ -1,7 +1,8 @@
 #pragma once
 // Runs tasks in forked child processes, at most `jobs` at a time: every simulation needs a process
 // of its own (SimGrid allows one engine per process), and a crash stays in its child. Each child
-// sends back its task's Json (CBOR over a pipe) and dies with its parent (PR_SET_PDEATHSIG), so a
+// sends back its task's Json (CBOR over a pipe; binary members of a result object travel raw
+// after it) and dies with its parent (PR_SET_PDEATHSIG), so a
 // killed caller leaves no stray children. The calling process must be single-threaded.
 //
 // Users: `pdsim run`/`compare` and a sweep point's SLO rates (call_in_child, one task), the sweep's

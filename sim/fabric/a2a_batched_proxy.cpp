@@ -33,8 +33,6 @@ class BatchedProxyBackend : public LinearA2ABackend {
     LinearTerm counts = term("count_exchange_us");
     if (ph == A2APhase::dispatch && (l.remote_send_peers > 0 || l.remote_recv_peers > 0))
       counts.coef[kCountExchange] = 1;
-    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
-    t.fixed.reserve(2);
     t.fixed.push_back(std::move(lat));
     t.fixed.push_back(std::move(counts));
     add_wire_and_nvlink_branches(t, c, l, kWire);

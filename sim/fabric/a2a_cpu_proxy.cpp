@@ -54,8 +54,6 @@ class CpuProxyBackend : public LinearA2ABackend {
     lat.coef[kLatency] = 1;
     LinearTerm nic = term("nic_us");
     nic.coef[kNic] = std::max(0.0, c.nics_per_gpu - 1.0);
-    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
-    t.fixed.reserve(4);
     t.fixed.push_back(std::move(lat));
     t.fixed.push_back(term("fifo_latency_us", fifo_latency_us_));
     t.fixed.push_back(std::move(nic));

@@ -43,8 +43,6 @@ class IbgdaBackend : public LinearA2ABackend {
     LinearTerm nvl_send = term("nvlink_us", l.nvlink_send_bytes / nvl);
     nvl_send.coef[kNvlinkMsg] = l.nvlink_send_msgs;
     LinearTerm nvl_recv = term("nvlink_us", l.nvlink_recv_bytes / nvl);
-    // Moved in, not copied from an initializer list: this runs per rank and routing sample.
-    t.branches.reserve(5);
     t.branches.push_back(std::move(issue));
     t.branches.push_back(std::move(wire_send));
     t.branches.push_back(std::move(wire_recv));

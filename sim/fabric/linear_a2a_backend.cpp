@@ -1,6 +1,7 @@
 #include "sim/fabric/linear_a2a_backend.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
@@ -36,6 +37,9 @@ LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
     : name_(std::move(name)), specs_(std::move(specs)), block_(a2a_block(p, name_)) {
   fixed_ = specs_.size();
   specs_.push_back({"fixed_us", 0, false, 0});
+  if (specs_.size() > kMaxA2AParams)
+    throw std::logic_error("all-to-all backend '" + name_ + "' declares " +
+                           std::to_string(specs_.size()) + " parameters, above kMaxA2AParams");
   // A block marked "layout_probe" (built by `calibrate fit` to learn the parameter names) may
   // omit fitted parameters; a profile may not.
   const bool probe = block_.bool_or("layout_probe", false);
@@ -50,8 +54,12 @@ LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
   nvlink_GBps_ = p.nvlink_GBps;
 }
 
-LinearTerm LinearA2ABackend::term(const std::string& name, double constant_us) const {
-  return LinearTerm{name, std::vector<double>(specs_.size(), 0.0), constant_us};
+LinearTerm LinearA2ABackend::term(const char* name, double constant_us) const {
+  LinearTerm t;
+  t.name = name;
+  t.coef.assign(specs_.size(), 0.0);
+  t.constant_us = constant_us;
+  return t;
 }
 
 double LinearA2ABackend::rdma_bytes_per_us(const A2AConfig& c) const {
@@ -65,7 +73,6 @@ void LinearA2ABackend::add_wire_and_nvlink_branches(RankTerms& t, const A2AConfi
   wire_send.coef[wire_param] = l.remote_send_bytes / rate;
   wire_recv.coef[wire_param] = l.remote_recv_bytes / rate;
   const double nvl = nvlink_bytes_per_us();
-  t.branches.reserve(t.branches.size() + 4);
   t.branches.push_back(std::move(wire_send));
   t.branches.push_back(std::move(wire_recv));
   t.branches.push_back(term("nvlink_us", l.nvlink_send_bytes / nvl));
@@ -79,26 +86,36 @@ double LinearA2ABackend::nvlink_bytes_per_us() const {
 LinearA2ABackend::RankEval LinearA2ABackend::slowest(const A2AConfig& c, const Routing& r,
                                                      A2APhase phase) const {
   const auto loads = rank_loads(c, r, phase, intranode_nvlink_);
-  RankEval worst;
-  for (size_t k = 0; k < loads.size(); ++k) {
-    RankEval e;
-    e.rank = static_cast<int>(k);
-    e.terms = rank_terms(c, loads[k], phase);
+  auto terms_of = [&](size_t k) {
+    RankTerms t = rank_terms(c, loads[k], phase);
     LinearTerm fixed = term("fixed_us");
     fixed.coef[fixed_] = 1;
-    e.terms.fixed.push_back(std::move(fixed));
-    double branch_max = 0;
-    for (size_t b = 0; b < e.terms.branches.size(); ++b) {
-      double v = e.terms.branches[b].eval(theta_);
+    t.fixed.push_back(std::move(fixed));
+    return t;
+  };
+  // Only the slowest rank's terms are kept: its terms are built again once it is known, so no
+  // rank's terms are copied while searching (this runs per phase of every routing sample).
+  RankEval worst;
+  for (size_t k = 0; k < loads.size(); ++k) {
+    const RankTerms t = terms_of(k);
+    double branch_max = 0, total_us = 0;
+    size_t binding = 0;
+    for (size_t b = 0; b < t.branches.size(); ++b) {
+      double v = t.branches[b].eval(theta_);
       if (b == 0 || v > branch_max) {
         branch_max = v;
-        e.binding = b;
+        binding = b;
       }
     }
-    e.total_us = branch_max;
-    for (const auto& f : e.terms.fixed) e.total_us += f.eval(theta_);
-    if (worst.rank < 0 || e.total_us > worst.total_us) worst = std::move(e);
+    total_us = branch_max;
+    for (const auto& f : t.fixed) total_us += f.eval(theta_);
+    if (worst.rank < 0 || total_us > worst.total_us) {
+      worst.rank = static_cast<int>(k);
+      worst.total_us = total_us;
+      worst.binding = binding;
+    }
   }
+  if (worst.rank >= 0) worst.terms = terms_of(static_cast<size_t>(worst.rank));
   return worst;
 }
 

@@ -13,6 +13,7 @@
 // fixed terms are latencies that do not overlap them. The phase is the slowest rank (barrier).
 // Linearity given the binding branch is what lets `pdsim calibrate fit` solve for θ with least
 // squares (calibrate/fit_a2a.cpp).
+#include <boost/container/static_vector.hpp>
 #include <string>
 #include <vector>
 
@@ -28,15 +29,20 @@ struct A2AParamSpec {
   double default_value = 0;       // used when not fitted and not given
 };
 
+// Terms are built for every rank of every phase of every routing sample (10^5–10^6 per run), so
+// they hold no heap memory: names are string literals, coefficients and terms sit inline.
+inline constexpr size_t kMaxA2AParams = 8;  // a backend's parameters, fixed_us included
+inline constexpr size_t kMaxA2ATerms = 8;   // fixed terms, or branches, of one rank
+
 struct LinearTerm {
-  std::string name;
-  std::vector<double> coef;  // per parameter
+  const char* name = "";                                        // a string literal
+  boost::container::static_vector<double, kMaxA2AParams> coef;  // per parameter
   double constant_us = 0;
   double eval(const std::vector<double>& theta) const;
 };
 
 struct RankTerms {
-  std::vector<LinearTerm> fixed, branches;
+  boost::container::static_vector<LinearTerm, kMaxA2ATerms> fixed, branches;
 };
 
 class LinearA2ABackend : public A2ABackend {
@@ -61,7 +67,7 @@ class LinearA2ABackend : public A2ABackend {
  protected:
   virtual RankTerms rank_terms(const A2AConfig& c, const RankLoad& load, A2APhase phase) const = 0;
   // Helpers for subclasses.
-  LinearTerm term(const std::string& name, double constant_us = 0) const;
+  LinearTerm term(const char* name, double constant_us = 0) const;  // name: a literal
   double rdma_bytes_per_us(const A2AConfig& c) const;  // line rate × framing efficiency, per GPU
   double nvlink_bytes_per_us() const;
   // Appends the branches the proxy backends share, in this order: wire send and wire receive

@@ -119,6 +119,46 @@ TEST(Fields, BadValuesNameTheFileAndFieldPath) {
             "t.json: field 'limit': expected an integer below 2^30, got 2147483648");
 }
 
+struct Series {
+  std::vector<double> times_s;
+  std::vector<int> counts;
+  template <class V>
+  static void declare(V& v) {
+    v.field(&Series::times_s, "times_s", {.unit = "s"});
+    v.field(&Series::counts, "counts", {.min = 0});
+  }
+};
+
+// Arrays are checked element by element without a JsonNode per element (sim/core/field_codec):
+// the same values pass, and a bad element gets the same message with its index.
+TEST(Fields, ArrayElementsKeepTheirChecksAndMessages) {
+  auto read = [](const Json& j) { return read_fields<Series>(JsonNode::from_json(j, "s.json")); };
+  auto error = [&](const Json& j) {
+    try {
+      read(j);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // Unsigned (as CBOR decodes positive integers), signed and integral floats.
+  Json ok = {{"times_s", {0.5, -1.0, 1e6}}, {"counts", {Json(uint64_t{3}), 0, 2.0}}};
+  const Series s = read(ok);
+  EXPECT_EQ(s.times_s, (std::vector<double>{0.5, -1.0, 1e6}));
+  EXPECT_EQ(s.counts, (std::vector<int>{3, 0, 2}));
+  EXPECT_EQ(error({{"times_s", {0.5, 2e6}}}),
+            "s.json: field 'times_s[1]': expected a time of at most 1e+06 s (1e+06 s), got "
+            "2000000.0 s");
+  EXPECT_EQ(error({{"times_s", {0.5, "x"}}}),
+            "s.json: field 'times_s[1]': expected a number, got string");
+  EXPECT_EQ(error({{"counts", {1, -1}}}),
+            "s.json: field 'counts[1]': expected a non-negative integer, got -1");
+  EXPECT_EQ(error({{"counts", {1, 1.5}}}),
+            "s.json: field 'counts[1]': expected an integer, got 1.5");
+  EXPECT_EQ(error({{"counts", {Json(uint64_t{1} << 40)}}}),
+            "s.json: field 'counts[0]': expected an integer below 2^30, got 1099511627776");
+}
+
 TEST(Fields, ListingGivesEveryLeafAndSectionWithItsDeclaration) {
   const std::vector<FieldInfo> f = list_fields<Outer>();
   std::vector<std::string> paths;

@@ -34,6 +34,29 @@ TEST(ProcessPool, EveryTaskOnceWithItsResult) {
   }
 }
 
+// Binary members of a result object travel raw after the CBOR; other members are untouched,
+// an object that merely looks like the placeholder elsewhere is left as it is.
+TEST(ProcessPool, BinaryMembersComeBackByteForByte) {
+  const auto out = run_all(2, 2, [](size_t i) {
+    std::vector<uint8_t> a(100000 + i), b = {0, 255, 7};
+    for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<uint8_t>(k * 31 + i);
+    return Json{{"a", Json::binary(a)},
+                {"b", Json::binary(b)},
+                {"n", i},
+                {"nested", {{"$tail", {0, 1}}, {"x", 1}}}};
+  });
+  for (size_t i = 0; i < out.size(); ++i) {
+    ASSERT_TRUE(out[i].ok) << out[i].error;
+    const auto& a = out[i].result.at("a").get_binary();
+    ASSERT_EQ(a.size(), 100000 + i);
+    for (size_t k = 0; k < a.size(); k += 997) EXPECT_EQ(a[k], static_cast<uint8_t>(k * 31 + i));
+    const std::vector<uint8_t>& b = out[i].result.at("b").get_binary();
+    EXPECT_EQ(b, (std::vector<uint8_t>{0, 255, 7}));
+    EXPECT_EQ(out[i].result.at("n"), i);
+    EXPECT_EQ(out[i].result.at("nested").at("x"), 1);
+  }
+}
+
 TEST(ProcessPool, OneJobFinishesInIndexOrder) {
   std::vector<size_t> order;
   run_all(

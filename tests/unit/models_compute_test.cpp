@@ -90,6 +90,22 @@ TEST(ModelsCompute, GlmDecodeGroupedExperts) {
   EXPECT_DOUBLE_EQ(find(c, "shared.gate_up").flops, 805306368.0);
 }
 
+// The routed experts' cost depends on the local tokens and the experts that got any: what the
+// decode cost model memoizes on (sim/serve/cost/decode_cost.cpp) gives the same cost.
+TEST(ModelsCompute, ExpertsCostDependsOnTokensAndActiveExpertsOnly) {
+  const ExpertsLoad l = experts_load({0, 3, 0, 5});
+  EXPECT_EQ(l.tokens, 8.0);
+  EXPECT_EQ(l.active, 2.0);
+  ComputeModel cm = glm_h200();
+  std::vector<int> a(16, 0), b(16, 0);
+  a[0] = 10, a[3] = 6, a[9] = 16;  // 32 tokens on 3 experts
+  b[15] = 1, b[7] = 30, b[2] = 1;  // 32 tokens on 3 other experts, unevenly
+  const double ca = cm.decode_experts_layer(a, 20).total_us();
+  EXPECT_EQ(cm.decode_experts_layer(b, 20).total_us(), ca);
+  EXPECT_EQ(cm.decode_experts_layer(ExpertsLoad{32, 3}, 20).total_us(), ca);
+  EXPECT_NE(cm.decode_experts_layer(ExpertsLoad{32, 4}, 20).total_us(), ca);
+}
+
 TEST(ModelsCompute, GlmDecodeLmHead) {
   // DP LM head, full vocab, BF16: flops 2·16·154,880·6144 = 30,450,647,040;
   // bytes 154,880·6144·2 = 1,903,165,440 + in 16·6144·2 = 196,608 + out 16·154,880·2 = 4,956,160.

@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "sim/core/error.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
+#include "sim/serve/entities/results_transport.hpp"
 #include "tests/unit/reports_fixture.hpp"
 
 namespace pdsim {
@@ -125,6 +127,57 @@ TEST(ReportsSummary, ResultsSurviveTheProcessBoundary) {
   EXPECT_EQ(back.failure->waited_s, 0.25);
   EXPECT_EQ(bench_summary(back).dump(2), bench_summary(r).dump(2));
   EXPECT_EQ(bench_summary(back)["predicted_failure"]["mechanism"], "path_flap");
+}
+
+// What simulate_isolated sends: the chunk arrays as one byte string, every other field declared.
+TEST(ReportsSummary, TransportCarriesTheChunkArraysAsBytes) {
+  SimResults r = hand_results();
+  const std::string doc = results_to_json(r).dump();
+  Json t = results_to_transport(r);
+  // Per request 2 counts (8 B each), then its times (8 B) and tokens (4 B).
+  size_t expect = 0;
+  for (const auto& q : r.requests)
+    expect += 16 + 8 * q.chunk_times_s.size() + 4 * q.chunk_tokens.size();
+  EXPECT_EQ(t.at("chunk_arrays").get_binary().size(), expect);
+  EXPECT_TRUE(t.at("requests")[2].at("chunk_times_s").empty());
+  EXPECT_EQ(results_to_json(results_from_transport(t)).dump(), doc);
+
+  auto error_of = [&](Json j) {
+    try {
+      results_from_transport(std::move(j));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  Json cut = t;
+  cut["chunk_arrays"].get_binary().pop_back();
+  // The last byte belongs to the last request: its record is the one found short.
+  const std::string last = "requests[" + std::to_string(r.requests.size() - 1) + "]";
+  EXPECT_NE(error_of(cut).find(last), std::string::npos) << error_of(cut);
+  Json extra = t;
+  extra["chunk_arrays"].get_binary().push_back(0);
+  EXPECT_NE(error_of(extra).find("got 1 bytes"), std::string::npos) << error_of(extra);
+  Json none = t;
+  none.erase("chunk_arrays");
+  EXPECT_NE(error_of(none).find("chunk_arrays"), std::string::npos);
+  // A chunk time beyond kMaxTimeS (1e6 s), or NaN, and a negative token count are refused.
+  for (double bad : {2e6, std::nan("")}) {
+    SimResults b = hand_results();
+    b.requests[1].chunk_times_s[0] = bad;
+    EXPECT_NE(error_of(results_to_transport(b)).find("requests[1].chunk_times_s[0]"),
+              std::string::npos);
+  }
+  SimResults neg = hand_results();
+  neg.requests[2].chunk_tokens[1] = -1;
+  EXPECT_NE(error_of(results_to_transport(neg)).find("requests[2].chunk_tokens[1]"),
+            std::string::npos);
+  // A count larger than the bytes left is refused before anything is allocated for it.
+  Json huge = t;
+  auto& b = huge["chunk_arrays"].get_binary();
+  const uint64_t n = uint64_t{1} << 60;
+  std::memcpy(b.data(), &n, sizeof n);
+  EXPECT_NE(error_of(huge).find("requests[0].chunk_times_s"), std::string::npos);
 }
 
 TEST(ReportsSummary, SameResultsGiveByteIdenticalJson) {

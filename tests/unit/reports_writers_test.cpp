@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "reports/report_writer.hpp"
 #include "reports/run_outputs.hpp"
+#include "reports/text_format.hpp"
 #include "reports/text_report.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -27,6 +30,22 @@ std::vector<std::string> lines_of(const std::string& text) {
 std::string py_line(const std::string& label, const std::string& value) {
   return label + std::string(40 - label.size(), ' ') + " " + value +
          std::string(value.size() < 10 ? 10 - value.size() : 0, ' ');
+}
+
+// The CSV writers' number text is exactly what a JSON document holds for the same double.
+TEST(ReportsWriters, LosslessNumbersAreTheJsonText) {
+  for (double v : {0.0, -0.0, 1.0, 0.1, 1e-7, 123456789.123, 5e-324, 1.7976931348623157e308,
+                   -2.5e-3, 1e21, 3.0000000000000004}) {
+    std::string out = "x";
+    append_lossless(out, v);
+    EXPECT_EQ(out, "x" + Json(v).dump()) << v;
+    EXPECT_EQ(lossless(v), Json(v).dump());
+  }
+  EXPECT_EQ(lossless(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(lossless(-std::numeric_limits<double>::infinity()), "-inf");
+  EXPECT_EQ(lossless(std::nan("")), "nan");
+  EXPECT_EQ(lossless(1.0), "1.0");
+  EXPECT_EQ(lossless(1e-7), "1e-07");
 }
 
 TEST(ReportsText, BenchServingBlockLayout) {

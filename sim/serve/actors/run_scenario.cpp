@@ -7,6 +7,7 @@
 #include "sim/core/fork_call.hpp"
 #include "sim/core/process_pool.hpp"
 #include "sim/serve/actors/simulation.hpp"
+#include "sim/serve/entities/results_transport.hpp"
 
 namespace pdsim {
 
@@ -19,9 +20,9 @@ SimResults results_from_json(const Json& j) {
 }
 
 SimResults simulate_isolated(const Deployment& d, uint64_t seed) {
-  return results_from_json(call_in_child([&] {
+  return results_from_transport(call_in_child([&] {
     try {
-      return results_to_json(simulate(d, seed));
+      return results_to_transport(simulate(d, seed));
     } catch (const InputError&) {
       throw;  // a bad input found while simulating (a catalog entry a mechanism loads): exit 2
     } catch (const InfeasibleError&) {
@@ -37,7 +38,8 @@ std::vector<SimResults> simulate_isolated(const std::vector<const Deployment*>& 
   std::vector<Json> out(runs.size());
   std::vector<TaskOutcome> failed(runs.size());
   run_in_processes(
-      runs.size(), jobs, [&](size_t i) { return results_to_json(simulate(*runs[i], seeds[i])); },
+      runs.size(), jobs,
+      [&](size_t i) { return results_to_transport(simulate(*runs[i], seeds[i])); },
       [&](size_t i, TaskOutcome o) {
         if (o.ok)
           out[i] = std::move(o.result);
@@ -48,7 +50,7 @@ std::vector<SimResults> simulate_isolated(const std::vector<const Deployment*>& 
   for (const auto& f : failed)
     if (!f.error.empty()) throw PropagatedError(f.code, "simulation failed: " + f.error);
   std::vector<SimResults> r;
-  for (const auto& j : out) r.push_back(results_from_json(j));
+  for (auto& j : out) r.push_back(results_from_transport(std::move(j)));
   return r;
 }
 

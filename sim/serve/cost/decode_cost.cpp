@@ -23,6 +23,22 @@ double DecodeCostModel::cost_us(const StepCost& c) {
   return c.total_us();
 }
 
+size_t DecodeCostModel::ExpertsKeyHash::operator()(const ExpertsKey& k) const {
+  return std::hash<double>()(k.load.tokens) ^ (std::hash<double>()(k.load.active) * 31) ^
+         (std::hash<int>()(k.shared_tokens) * 1000003);
+}
+
+double DecodeCostModel::experts_us(const ExpertsLoad& load, int shared_tokens) {
+  const ExpertsKey key{load, shared_tokens};
+  if (auto it = experts_memo_.find(key); it != experts_memo_.end()) return it->second;
+  // Out-of-range ops were noted when the entry was made: the same load gives the same ops.
+  const SglangParallel& L = d_.decode_layout;
+  const StepCost c =
+      L.moe_a2a ? d_.compute->decode_experts_layer(load, shared_tokens)
+                : d_.compute->decode_experts_layer(load, shared_tokens, L.moe_tp, L.flags.tp);
+  return experts_memo_.emplace(key, cost_us(c)).first->second;
+}
+
 const DecodeCostModel::RankCosts& DecodeCostModel::rank(size_t r, const RankState& s, int pad_to) {
   RankCache& c = cache_[r];
   RankCosts& k = costs_[r];
@@ -60,20 +76,21 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
   MoeLayer m;
   const int samples = d_.scenario.fabric.routing_samples;
   const int epr = d_.a2a.experts_per_rank();
-  std::vector<int> local(static_cast<size_t>(epr));
   const SglangParallel& L = d_.decode_layout;
   const int all_tokens = std::accumulate(tokens.begin(), tokens.end(), 0);
   for (int s = 0; s < samples; ++s) {
     Routing r = skew_ ? skew_->sample(d_.a2a, tokens, rng) : sample_routing(d_.a2a, tokens, rng);
     double experts = 0, experts_sum = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
-      std::copy_n(r.tokens_per_expert.begin() + rank * epr, epr, local.begin());
+      ExpertsLoad load;  // as experts_load() sums the rank's local experts (ints: exact)
+      for (int e = 0; e < epr; ++e) {
+        const int t = r.tokens_per_expert[static_cast<size_t>(rank * epr + e)];
+        load.tokens += t;
+        if (t > 0) load.active += 1;
+      }
       // DeepEP: the shared expert on the rank's own tokens; without an all-to-all every rank
       // holds every token and the shared expert is split over the TP group.
-      const StepCost c =
-          L.moe_a2a ? d_.compute->decode_experts_layer(local, tokens[static_cast<size_t>(rank)])
-                    : d_.compute->decode_experts_layer(local, all_tokens, L.moe_tp, L.flags.tp);
-      const double e = cost_us(c);
+      const double e = experts_us(load, L.moe_a2a ? tokens[static_cast<size_t>(rank)] : all_tokens);
       experts = std::max(experts, e);
       experts_sum += e;
     }

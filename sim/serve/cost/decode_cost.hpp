@@ -53,6 +53,9 @@ class DecodeCostModel {
     int pad_to = 0;
   };
   double cost_us(const StepCost& c);  // total, noting ops outside the profile's measured range
+  // One rank's expert work in a MoE layer: the same (load, shared tokens) recurs across ranks,
+  // routing samples and memo entries, so its cost is computed once.
+  double experts_us(const ExpertsLoad& load, int shared_tokens);
 
   const Deployment& d_;
   uint64_t seed_;
@@ -60,6 +63,15 @@ class DecodeCostModel {
   std::vector<RankCosts> costs_;
   std::unordered_map<std::string, MoeLayer> memo_;
   std::string key_;  // moe_layer's lookup key, reused so a memo hit allocates nothing
+  struct ExpertsKey {
+    ExpertsLoad load;
+    int shared_tokens = 0;
+    bool operator==(const ExpertsKey&) const = default;
+  };
+  struct ExpertsKeyHash {
+    size_t operator()(const ExpertsKey& k) const;
+  };
+  std::unordered_map<ExpertsKey, double, ExpertsKeyHash> experts_memo_;
   long phases_ = 0;
   OpNameSet out_of_range_ops_;
   std::unique_ptr<ExpertSkew> skew_;  // tail.expert_skew, when enabled
