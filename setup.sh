@@ -5,7 +5,7 @@ PKGS=(build-essential cmake pkg-config git
       libsimgrid-dev libboost-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libnlopt-dev
       libgtest-dev libgmock-dev libbenchmark-dev
       libfabric-dev libfabric-bin libibverbs-dev rdma-core libopenmpi-dev openmpi-bin
-      clang-14 clang-format libclang-rt-14-dev time python3)
+      clang-14 clang-format libclang-rt-14-dev time python3 valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
