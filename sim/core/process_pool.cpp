@@ -36,21 +36,21 @@ void write_all(int fd, const std::vector<uint8_t>& b) {
 }
 
 // A child's message: uint64 n, n bytes of CBOR, then the bytes of the result's top-level binary
-// members, each replaced in the CBOR by {"$tail": [offset, size]}. nlohmann's CBOR reader takes
-// a byte string one byte at a time, too slow for a run's 16 MB of chunk times
-// (sim/serve/entities/results_transport.hpp); raw after the CBOR they are one copy.
-constexpr const char* kTail = "$tail";
-
+// members, which the CBOR holds as null and lists in its "tail" member as [key, offset, size].
+// nlohmann's CBOR reader takes a byte string one byte at a time, too slow for a run's MBs of
+// chunk times (sim/serve/entities/results_transport.hpp); raw after the CBOR they are one copy.
 std::vector<uint8_t> encode_message(Json& msg) {
   std::vector<uint8_t> tail;
+  Json index = Json::array();
   if (msg.contains("ok") && msg["ok"].is_object())
     for (auto& [key, v] : msg["ok"].items()) {
       if (!v.is_binary()) continue;
       const auto& b = v.get_binary();
-      const uint64_t offset = tail.size(), size = b.size();
+      index.push_back({key, tail.size(), b.size()});
       tail.insert(tail.end(), b.begin(), b.end());
-      v = Json{{kTail, {offset, size}}};
+      v = nullptr;
     }
+  if (!index.empty()) msg["tail"] = std::move(index);
   const std::vector<uint8_t> cbor = Json::to_cbor(msg);
   const uint64_t n = cbor.size();
   std::vector<uint8_t> out(sizeof n);
@@ -68,19 +68,22 @@ Json decode_message(const std::vector<uint8_t>& bytes) {
   if (n > bytes.size() - sizeof n) return Json::value_t::discarded;
   const auto cbor = bytes.begin() + sizeof n;
   Json msg = Json::from_cbor(cbor, cbor + static_cast<std::ptrdiff_t>(n), true, false);
-  if (msg.is_discarded() || !msg.contains("ok") || !msg["ok"].is_object()) return msg;
+  if (msg.is_discarded() || !msg.contains("tail")) return msg;
   const size_t tail_at = sizeof n + n, tail_size = bytes.size() - tail_at;
-  for (auto& [key, v] : msg["ok"].items()) {
-    if (!v.is_object() || v.size() != 1 || !v.contains(kTail)) continue;
-    const Json& ref = v[kTail];
-    if (!ref.is_array() || ref.size() != 2 || !ref[0].is_number_unsigned() ||
-        !ref[1].is_number_unsigned())
+  const Json& index = msg["tail"];
+  if (!index.is_array() || !msg.contains("ok") || !msg["ok"].is_object())
+    return Json::value_t::discarded;
+  for (const Json& e : index) {
+    if (!e.is_array() || e.size() != 3 || !e[0].is_string() || !e[1].is_number_unsigned() ||
+        !e[2].is_number_unsigned() || !msg["ok"].contains(e[0].get<std::string>()))
       return Json::value_t::discarded;
-    const uint64_t offset = ref[0].get<uint64_t>(), size = ref[1].get<uint64_t>();
+    const uint64_t offset = e[1].get<uint64_t>(), size = e[2].get<uint64_t>();
     if (offset > tail_size || size > tail_size - offset) return Json::value_t::discarded;
     const auto from = bytes.begin() + static_cast<std::ptrdiff_t>(tail_at + offset);
-    v = Json::binary(std::vector<uint8_t>(from, from + static_cast<std::ptrdiff_t>(size)));
+    msg["ok"][e[0].get<std::string>()] =
+        Json::binary(std::vector<uint8_t>(from, from + static_cast<std::ptrdiff_t>(size)));
   }
+  msg.erase("tail");
   return msg;
 }
 
