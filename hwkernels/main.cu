@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
   std::string out, only = "proxy,launch,hbm,gemm,attention,prefill,nvlink,ep,collectives,nccl";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--version") {
+      std::printf("pdsim-hwbench %s\n", PDSIM_VERSION);
+      return 0;
+    }
     if (a == "--quick") {
       o.quick = true;
     } else if (a == "--out" && i + 1 < argc) {
@@ -68,7 +72,7 @@ int main(int argc, char** argv) {
     } else if (a == "--only" && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s --out DIR [--only a,b,...] [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s --out DIR [--only a,b,...] [--quick] | --version\n", argv[0]);
       return 2;
     }
   }

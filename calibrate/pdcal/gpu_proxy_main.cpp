@@ -256,6 +256,7 @@ int run(Args& a) {
 
 int main(int argc, char** argv) {
   CLI::App app{"pdcal-gpu-proxy: GPU -> CPU proxy -> libfabric write -> GPU flag, leg by leg"};
+  app.set_version_flag("--version", std::string("pdcal-gpu-proxy ") + PDSIM_VERSION);
   Args a;
   app.add_option("--provider", a.fabric.provider, "libfabric provider: efa, verbs, tcp, shm")
       ->check(pdcal::name_text());

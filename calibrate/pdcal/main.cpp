@@ -244,6 +244,7 @@ int run_probe(const std::string& probe, Args& a) {
 int main(int argc, char** argv) {
   CLI::App app{"pdcal: fabric probes for calibrating pdsim (measurement JSON output)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("pdcal ") + PDSIM_VERSION);
   Args a;
   auto* pp = app.add_subcommand("pingpong", "one-way latency by message size (ranks 0 and 1)");
   auto* bw = app.add_subcommand("bandwidth", "one-sided write bandwidth and message rate, 0 -> 1");

@@ -2,13 +2,13 @@
 // [--jobs N] [--max-evaluations N] [--starts N] [--no-loo]: fit mechanism parameters to a
 // validation set's measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does
 // not converge says so, writes nothing and exits 3.
-#include <unistd.h>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "reports/validation_report.hpp"
 #include "sim/cli/calibrate_serving.hpp"
+#include "sim/cli/jobs_option.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_target.hpp"
@@ -25,8 +25,6 @@ struct ServingArgs {
 
 std::function<int()> setup_calibrate_serving(CLI::App* sub) {
   auto a = std::make_shared<ServingArgs>();
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  a->opt.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
   sub->add_option("set", a->set, "validation set JSON (pdsim.validation_set/1)")->required();
   sub->add_option("--fit", a->opt.fit,
                   "a parameter to fit: <kind>.<field>=LO:HI, kind fabric|gpu|serving|acceptance "
@@ -38,8 +36,7 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
                   "mean_e2e_latency_ms, median_itl_ms, p99_itl_ms)");
   sub->add_option("--seed", a->opt.seed, "simulation seed (default: each run's scenario seed)")
       ->check(pdsim::cli::kNonNegativeSeed);
-  sub->add_option("-j,--jobs", a->opt.jobs, "worker processes (default: the CPU count)")
-      ->check(CLI::PositiveNumber);
+  pdsim::cli::add_jobs_option(*sub, a->opt.jobs, "simulations");
   sub->add_option("--max-evaluations", a->opt.max_evaluations, "optimiser budget")
       ->check(CLI::PositiveNumber);
   sub->add_option("--starts", a->opt.starts,

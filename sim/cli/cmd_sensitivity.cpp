@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/cli/command.hpp"
+#include "sim/cli/jobs_option.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/sweep/sensitivity.hpp"
@@ -28,8 +29,7 @@ PDSIM_CLI_COMMAND(
       app.add_option("--seed", a->opt.seed, "random seed (default: the scenario's)")
           ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--step", a->opt.step, "relative step of each parameter (default 0.2 = ±20%)");
-      app.add_option("--jobs", a->opt.jobs, "simulations run at once (default 1)")
-          ->check(CLI::PositiveNumber);
+      pdsim::cli::add_jobs_option(app, a->opt.jobs, "simulations");
       app.add_option("--param", a->opt.params,
                      "only this parameter (repeatable), e.g. fabric:a2a.cpu-proxy.latency_us");
       app.add_flag("--no-gpu", a->no_gpu, "leave the GPU profile's parameters out");

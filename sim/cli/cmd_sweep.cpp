@@ -8,6 +8,7 @@
 
 #include "reports/html_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/jobs_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_target.hpp"
@@ -66,8 +67,7 @@ int run_sweep_cmd(const SweepOptions& o) {
       if (pdsim::same_file(f, in))
         throw pdsim::InputError(flag, "",
                                 "a file other than the sweep file and the results file, got " + f);
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  opt.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(cpus > 0 ? cpus : 1);
+  opt.jobs = o.jobs;
   opt.progress = !o.no_progress && ::isatty(STDERR_FILENO);
   if (!o.analyze_only) {
     const pdsim::SweepRunStats st = pdsim::run_sweep(spec, opt, std::cerr);
@@ -103,8 +103,7 @@ PDSIM_CLI_COMMAND(
       app.add_option(
           "--results", o->results,
           "results file, one JSON line per point (default out/sweeps/<name>[.shard-i-of-N].jsonl)");
-      app.add_option("--jobs,-j", o->jobs, "worker processes (default: the CPU count)")
-          ->check(CLI::PositiveNumber);
+      pdsim::cli::add_jobs_option(app, o->jobs, "sweep points");
       app.add_option("--shard", o->shard,
                      "run shard i of N (0-based): points with index mod N == i");
       app.add_flag("--analyze-only", o->analyze_only,

@@ -4,7 +4,6 @@
 // validation set (pdsim.validation_set/1: its runs, each simulated and compared with its own
 // measured record, in one table). Measured records are read first, so a bad file fails before
 // anything is simulated; metrics a record's known artefacts invalidate are not compared.
-#include <unistd.h>
 #include <iostream>
 #include <memory>
 
@@ -14,6 +13,7 @@
 #include "reports/validation_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/input_warnings.hpp"
+#include "sim/cli/jobs_option.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -86,8 +86,6 @@ PDSIM_CLI_COMMAND(
     "validation set)",
     [](CLI::App& app) -> std::function<int()> {
       auto o = std::make_shared<ValidateOptions>();
-      const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-      o->jobs = static_cast<int>(cpus > 0 ? cpus : 1);
       app.add_option("input", o->input,
                      "scenario JSON, or a validation set (pdsim.validation_set/1)")
           ->required();
@@ -99,8 +97,7 @@ PDSIM_CLI_COMMAND(
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
       app.add_option("--profile-overlay", o->overlays,
                      "apply a profile overlay after the scenario's own (repeatable)");
-      app.add_option("-j,--jobs", o->jobs, "worker processes for a validation set")
-          ->check(CLI::PositiveNumber);
+      pdsim::cli::add_jobs_option(app, o->jobs, "simulations of a validation set");
       app.add_option("--out", o->out, "also write run outputs and validation.json here");
       return [o] {
         return pdsim::is_validation_set(o->input) ? validate_set(*o) : validate_scenario(*o);

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   reexec_with_malloc_hugepages(argv);
   CLI::App app{"pdsim: prefill-decode disaggregated MoE inference simulator"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("pdsim ") + PDSIM_VERSION);
   auto& cmds = cli::commands();
   std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.name < b.name; });
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;

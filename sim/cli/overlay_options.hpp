@@ -2,10 +2,11 @@
 // The options `run` and `compare` share for fitted profiles and intervals: --profile-overlay FILE
 // (repeatable), --param-samples N (prediction intervals from the fit's covariance), --seeds N
 // (intervals over seeds of the extreme ITL statistics) and --jobs N for those.
-#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
+
+#include "sim/cli/jobs_option.hpp"
 
 namespace pdsim::cli {
 
@@ -29,10 +30,7 @@ inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
                  "other metrics with their 5-95 % range over seeds, and the mechanism behind "
                  "each seed's worst gap (seeds.json); at most 10000 (each is a full run)")
       ->check(CLI::Range(0, 10000));
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  o.jobs = static_cast<int>(cpus > 0 ? cpus : 1);
-  app.add_option("-j,--jobs", o.jobs, "worker processes for --param-samples and --seeds")
-      ->check(CLI::PositiveNumber);
+  add_jobs_option(app, o.jobs, "simulations of --param-samples and --seeds");
 }
 
 }  // namespace pdsim::cli

@@ -8,6 +8,11 @@ export PDSIM_DATA_DIR=$SRC
 S=$SRC/scenarios/glm51-2p2d-efa-quick.json
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 source "$(dirname "$0")/expect.sh"
+expect version 0 "pdsim 0.1.0" -- "$PDSIM" --version
+# -j/--jobs: one declaration (sim/cli/jobs_option.hpp), the same range on every command.
+expect jobs-zero 2 "Value 0 not in range 1 to 1024" -- "$PDSIM" run "$S" --seeds 2 --jobs 0 --out "$T/a"
+expect jobs-huge 2 "Value 5000 not in range 1 to 1024" -- "$PDSIM" sensitivity "$S" --jobs 5000
+expect jobs-short 2 "Value 0 not in range 1 to 1024" -- "$PDSIM" sweep "$SRC/scenarios/sweeps/glm51-efa-family-1000.json" -j 0
 expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
 expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"

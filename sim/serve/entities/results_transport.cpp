@@ -15,6 +15,7 @@ constexpr int64_t kMaxTokens = int64_t{1} << 30;
 
 template <class T>
 void put(std::vector<uint8_t>& out, const T* v, size_t n) {
+  if (n == 0) return;  // an empty vector's data() may be null
   const auto* p = reinterpret_cast<const uint8_t*>(v);
   out.insert(out.end(), p, p + n * sizeof(T));
 }
@@ -29,6 +30,7 @@ class ChunkReader {
       throw InputError(kFile, field,
                        "expected " + std::to_string(n) + " values in the chunk arrays, " +
                            std::to_string(b_.size() - pos_) + " bytes are left");
+    if (n == 0) return;  // an empty vector's data() may be null: no memcpy from or to it
     std::memcpy(out, b_.data() + pos_, n * sizeof(T));
     pos_ += n * sizeof(T);
   }
