@@ -93,6 +93,8 @@ PDSIM_CLI_COMMAND(
         print_dir("profile overlays", "calibrate/overlays");
         print_dir("validation sets", "calibrate/validation");
         print_scenarios();
+        std::cout << "data directory: " << pdsim::data_root()
+                  << " (the names above; PDSIM_DATA_DIR overrides it)\n";
         return 0;
       };
     })

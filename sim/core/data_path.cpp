@@ -10,9 +10,25 @@
 
 namespace pdsim {
 
+namespace {
+
+// bin/../share/pdsim of the running executable when `cmake --install` put it there (the build
+// tree's binaries have no such directory beside them).
+std::string installed_data_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path dir = (exe.parent_path() / PDSIM_DATA_FROM_BIN).lexically_normal();
+  return fs::is_directory(dir / "models", ec) ? dir.string() : std::string();
+}
+
+}  // namespace
+
 std::string data_root() {
   if (const char* env = std::getenv("PDSIM_DATA_DIR"); env && *env) return env;
-  return PDSIM_SOURCE_DIR;
+  static const std::string installed = installed_data_dir();
+  return installed.empty() ? PDSIM_SOURCE_DIR : installed;
 }
 
 std::string resolve_named(const std::string& kind_dir, const std::string& name,

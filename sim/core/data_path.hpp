@@ -1,7 +1,8 @@
 #pragma once
-// Where catalogs, profiles and scenarios live: $PDSIM_DATA_DIR if set, else the source tree the
-// binary was built from. Named entries ("glm-5.1-fp8") resolve to files under it; a value that
-// looks like a path (contains '/' or ends in .json) is used as given.
+// Where catalogs, profiles and scenarios live: $PDSIM_DATA_DIR if set; else, for an installed
+// binary, the data directory installed beside it (bin/../share/pdsim, when it holds models/);
+// else the source tree the binary was built from. Named entries ("glm-5.1-fp8") resolve to files
+// under it; a value that looks like a path (contains '/' or ends in .json) is used as given.
 #include <string>
 
 #include "sim/core/json_reader.hpp"

@@ -17,7 +17,8 @@ OUT=$ROOT/build-fuzz
 CXX=${CXX_FUZZ:-clang++-14}
 JOBS=${FUZZ_JOBS:-$(nproc)}
 FLAGS=(-std=c++20 -O1 -g1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-       -I"$ROOT" -DPDSIM_SOURCE_DIR="\"$ROOT\"")
+       -I"$ROOT" -DPDSIM_SOURCE_DIR="\"$ROOT\""
+       -DPDSIM_DATA_FROM_BIN="\"../share/pdsim\"")  # CMakeLists.txt's; fuzzers read the source tree
 mkdir -p "$OUT/obj"
 
 # objects SRC...: compiles (JOBS at a time) the sources whose object is missing or older than the
