@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "sim/core/excerpt.hpp"
 #include "sim/core/plugin_catalog.hpp"
@@ -31,11 +32,15 @@ std::string joined(const std::vector<std::string>& v) {
   return out;
 }
 
+// An integer field's range: the declared one within [-2^30, 2^30].
+std::pair<double, double> int_range(const FieldSpec& s) {
+  return {s.min.value_or(-static_cast<double>(kMaxInt)),
+          std::min(upper_bound(s).value_or(static_cast<double>(kMaxInt)), double(kMaxInt))};
+}
+
 int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
   const int64_t v = n.integer();
-  const double lo = s.min.value_or(-static_cast<double>(kMaxInt));
-  const double hi =
-      std::min(upper_bound(s).value_or(static_cast<double>(kMaxInt)), double(kMaxInt));
+  const auto [lo, hi] = int_range(s);
   if (static_cast<double>(v) < lo || (s.above_min && static_cast<double>(v) <= lo)) {
     if (lo == 1 || (lo == 0 && s.above_min))
       n.fail("expected a positive integer, got " + std::to_string(v));
@@ -57,8 +62,9 @@ int64_t checked_int(const JsonNode& n, const FieldSpec& s) {
 struct ElementBounds {
   std::optional<double> min, max, time_cap;
   bool above_min = false;
-  ElementBounds(const JsonNode& n, const FieldSpec& s, std::optional<double> hi)
-      : min(s.min), max(hi), above_min(s.above_min) {
+  ElementBounds(const JsonNode& n, const FieldSpec& s, std::optional<double> lo,
+                std::optional<double> hi)
+      : min(lo), max(hi), above_min(s.above_min) {
     if (const auto unit = key_time_unit(n.path())) time_cap = seconds_in_unit(kMaxTimeS, *unit);
   }
   bool accepts(double v) const {
@@ -163,9 +169,8 @@ std::vector<int> FieldCodec<std::vector<int>>::read(const JsonNode& n, const Fie
     n.fail(std::string("expected an array of integers, got ") + n.raw().type_name());
   std::vector<int> out;
   out.reserve(n.size());
-  // checked_int's range: [-2^30, 2^30] unless the field's is narrower.
-  ElementBounds bounds(n, s, std::min(upper_bound(s).value_or(double(kMaxInt)), double(kMaxInt)));
-  bounds.min = s.min.value_or(-static_cast<double>(kMaxInt));
+  const auto [lo, hi] = int_range(s);
+  const ElementBounds bounds(n, s, lo, hi);
   for (size_t i = 0; i < n.size(); ++i) {
     const Json& e = n.raw()[i];
     // Unsigned (CBOR's positive integers) too: an accepted one is at most 2^30.
@@ -205,7 +210,7 @@ std::vector<double> FieldCodec<std::vector<double>>::read(const JsonNode& n, con
     n.fail(std::string("expected an array of numbers, got ") + n.raw().type_name());
   std::vector<double> out;
   out.reserve(n.size());
-  const ElementBounds bounds(n, s, upper_bound(s));
+  const ElementBounds bounds(n, s, s.min, upper_bound(s));
   for (size_t i = 0; i < n.size(); ++i) {
     const Json& e = n.raw()[i];
     if (e.is_number() && bounds.accepts(e.get<double>()))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 #include "sim/core/stable_hash.hpp"
 
@@ -82,12 +83,9 @@ DecodeCostModel::MoeLayer& DecodeCostModel::moe_layer(const std::vector<int>& to
     Routing r = skew_ ? skew_->sample(d_.a2a, tokens, rng) : sample_routing(d_.a2a, tokens, rng);
     double experts = 0, experts_sum = 0;
     for (int rank = 0; rank < d_.a2a.ep_ranks; ++rank) {
-      ExpertsLoad load;  // as experts_load() sums the rank's local experts (ints: exact)
-      for (int e = 0; e < epr; ++e) {
-        const int t = r.tokens_per_expert[static_cast<size_t>(rank * epr + e)];
-        load.tokens += t;
-        if (t > 0) load.active += 1;
-      }
+      const ExpertsLoad load =
+          experts_load(std::span<const int>(r.tokens_per_expert)
+                           .subspan(static_cast<size_t>(rank * epr), static_cast<size_t>(epr)));
       // DeepEP: the shared expert on the rank's own tokens; without an all-to-all every rank
       // holds every token and the shared expert is split over the TP group.
       const double e = experts_us(load, L.moe_a2a ? tokens[static_cast<size_t>(rank)] : all_tokens);
