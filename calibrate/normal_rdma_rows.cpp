@@ -1,5 +1,6 @@
 #include "calibrate/normal_rdma_rows.hpp"
 
+#include "calibrate/fit_profile.hpp"
 #include "sim/core/provenance.hpp"
 #include "sim/fabric/normal_rdma_a2a.hpp"
 

@@ -25,11 +25,12 @@ std::map<std::string, double> load(const std::string& mechanism, const std::stri
   return v;
 }
 
-void need_provenance(const JsonNode& n, bool enabled, const Json& prov) {
+void need_provenance(const JsonNode& n, bool enabled, const Json& prov, bool profile_ok) {
   if (enabled && (prov.is_null() || (prov.is_object() && prov.empty())))
-    n.fail(
-        "expected a 'provenance' (published figure or measurement) for the parameters of an "
-        "enabled mechanism");
+    (n.has("provenance") ? n.at("provenance") : n)
+        .fail(std::string("expected a 'provenance' (published figure or measurement) for the "
+                          "parameters of an enabled mechanism") +
+              (profile_ok ? ", or a 'profile' (models/profiles/tail) that carries one" : ""));
 }
 
 }  // namespace pdsim::profiled

@@ -35,7 +35,8 @@ std::map<std::string, double> load(const std::string& mechanism, const std::stri
                                    const std::vector<FieldSpec>& specs, const std::string& from,
                                    const std::string& field, Json& provenance);
 // "expected a 'provenance' ..." when an enabled mechanism has none.
-void need_provenance(const JsonNode& n, bool enabled, const Json& provenance);
+void need_provenance(const JsonNode& n, bool enabled, const Json& provenance,
+                     bool profile_ok = false);
 
 // Reads and writes a declared struct of numbers as name → value.
 template <class P>
@@ -99,7 +100,7 @@ class ProfiledSection : public ConfigSection {
     if (given) note_from_profile(n, nf);
     if constexpr (requires { Params::check(params, enabled, n); })
       Params::check(params, enabled, n);
-    if (given) profiled::need_provenance(n, enabled, provenance);
+    if (given) profiled::need_provenance(n, enabled, provenance, true);
   }
 
   Json write() const override {

@@ -44,6 +44,12 @@ void SpeculativeConfig::validate(SpeculativeConfig& s, const JsonNode& n) {
               ") for a topk-1 chain draft");
 }
 
+void PrefillConfig::validate(PrefillConfig& p, const JsonNode& n) {
+  // A block is a whole number of bytes (one RDMA write); a fraction is a unit mistake.
+  if (p.kv_block_bytes != std::floor(p.kv_block_bytes))
+    n.at("kv_block_bytes").fail("expected a whole number of bytes (0 = one page of one layer)");
+}
+
 void ClusterConfig::validate(ClusterConfig& c, const JsonNode& n) {
   // Checked at every fidelity (the analytic one does not read it): a named file must exist,
   // relative to the working directory or to the scenario (as serve/cost/cluster_fabric resolves

@@ -160,6 +160,8 @@ struct PrefillConfig {
   std::string kv_protocol = "rdma";
   std::string kv_tcp_transport = "mooncake-tcp";
 
+  static void validate(PrefillConfig& p, const JsonNode& n);
+
   template <class V>
   static void declare(V& v) {
     using P = PrefillConfig;

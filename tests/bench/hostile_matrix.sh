@@ -35,10 +35,16 @@ run_case() {
   elif [ $rc -ge 128 ]; then class=crash
   elif [ $rc -eq 1 ]; then class=bug
   elif [ $rc -eq 2 ] && grep -qF -- "${path}" <<<"$out"; then class=error
+  # A cross-field rule may name the section and the field's own name ('profile') in its message.
+  elif [ $rc -eq 2 ] && grep -qF -- "field '${path%.*}'" <<<"$out" &&
+    grep -qF -- "'${path##*.}'" <<<"$out"; then class=error
   elif [ $rc -eq 2 ]; then class=unclear
   elif [ $rc -eq 0 ]; then class=accepted
   else class="rc$rc"; fi
-  printf '%s\t%s\t%s\t%s\n' "${path%%.*}" "$class" "$path=$val" "$(head -1 <<<"$out" | cut -c1-160)"
+  # One row under PIPE_BUF (4 KiB) so that parallel writers never interleave: a 5000-byte value
+  # is cut.
+  printf '%s\t%s\t%s\t%s\n' "${path%%.*}" "$class" "$(cut -c1-200 <<<"$path=$val")" \
+    "$(head -1 <<<"$out" | cut -c1-160)"
 }
 export -f run_case; export PDSIM S T
 n=0

@@ -122,6 +122,10 @@ expect sweep-grid-cap 2 "field 'grid': expected at most 100000 points (list x gr
 # a KV block of 1e300 bytes ran.
 expect name-too-long 2 "field 'cluster.instance_type': unknown name 'xxxx" -- "$PDSIM" run "$S" --set cluster.instance_type="$(head -c 5000 /dev/zero | tr '\0' x)" --out "$T/nl"
 expect kv-block-huge 2 "field 'prefill.kv_block_bytes': expected a number in [0, 2147483648], got 1e+300" -- "$PDSIM" run "$S" --set prefill.kv_block_bytes=1e300 --out "$T/nl"
+# The matrix's last round: half a byte ran; two cross-field messages named only the section.
+expect kv-block-fraction 2 "field 'prefill.kv_block_bytes': expected a whole number of bytes" -- "$PDSIM" run "$S" --set prefill.kv_block_bytes=0.5 --out "$T/nl"
+expect gc-pause-order 2 "field 'tail.gc_pauses.pause_min_ms': expected pause_min_ms <= pause_max_ms" -- "$PDSIM" run "$S" --set tail.gc_pauses.pause_min_ms=0.5 --set tail.gc_pauses.pause_max_ms=0.25 --out "$T/nl"
+expect tail-profile-cleared 2 "field 'tail.link_errors': expected a 'provenance' (published figure or measurement) for the parameters of an enabled mechanism, or a 'profile' (models/profiles/tail) that carries one" -- "$PDSIM" run "$S" --set tail.link_errors.enabled=true --set tail.link_errors.profile='""' --out "$T/nl"
 # A catalog name that is a path to a file that is no JSON: the message names the field too.
 printf 'not json\n' > "$T/not.json"
 expect catalog-not-json 2 "field 'model': expected '$T/not.json' to be a JSON document (expected valid JSON" -- "$PDSIM" run "$S" --set model="$T/not.json" --out "$T/nl"

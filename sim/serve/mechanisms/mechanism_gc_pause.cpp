@@ -40,7 +40,9 @@ struct GcPauseParams {
   }
   static void check(const GcPauseParams& g, bool enabled, const JsonNode& n) {
     if (enabled && g.interval_s <= 0) n.fail("expected interval_s > 0 when enabled");
-    if (g.pause_max_ms < g.pause_min_ms) n.fail("expected pause_min_ms <= pause_max_ms");
+    if (g.pause_max_ms < g.pause_min_ms)
+      (n.has("pause_min_ms") ? n.at("pause_min_ms") : n)
+          .fail("expected pause_min_ms <= pause_max_ms");
   }
 };
 using GcPausesSection = ProfiledSection<GcPauseParams>;
