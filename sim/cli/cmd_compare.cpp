@@ -3,6 +3,7 @@
 // side.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "reports/compare.hpp"
 #include "reports/html_report.hpp"
@@ -16,6 +17,7 @@
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
@@ -51,6 +53,8 @@ PDSIM_CLI_COMMAND(
         Deployment da = build_deployment(sa), db = build_deployment(sb);
         cli::print_input_warnings(da.profiles, o->a);
         cli::print_input_warnings(db.profiles, o->b);
+        std::optional<Progress> bar;  // closed before the results are printed
+        bar.emplace("simulations", progress_mode(o->fitted.progress));
         std::vector<SimResults> both =
             simulate_isolated({&da, &db}, {sa.seed, sb.seed}, o->fitted.jobs);
         SimResults &ra = both[0], &rb = both[1];
@@ -84,6 +88,7 @@ PDSIM_CLI_COMMAND(
                             Json{{names[0], seeds[0]}, {names[1], seeds[1]}}.dump(2) + "\n");
         }
         out.commit();
+        bar.reset();
         for (const auto& f : o->reports)
           write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
         std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names);

@@ -2,6 +2,7 @@
 // [--profile-overlay FILE]... [--param-samples N] [--seeds N] [--jobs N]
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
@@ -15,6 +16,7 @@
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
@@ -46,6 +48,8 @@ PDSIM_CLI_COMMAND(
             pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);
         pdsim::cli::print_input_warnings(d.profiles);
+        std::optional<pdsim::Progress> bar;  // closed before the results are printed
+        bar.emplace("simulations", pdsim::progress_mode(o->fitted.progress));
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
         pdsim::OutputDir out(dir);  // written as a unit: the old run or this one, never a mix
@@ -63,6 +67,7 @@ PDSIM_CLI_COMMAND(
           pdsim::write_file_atomic(out.staging() + "/seeds.json", seeds.front().dump(2) + "\n");
         }
         out.commit();
+        bar.reset();
         for (const auto& f : o->reports) pdsim::write_run_report(f, r, summary);
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
                   << pdsim::tail_attribution_text(summary);

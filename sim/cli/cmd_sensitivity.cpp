@@ -4,11 +4,14 @@
 // method in sim/sweep/sensitivity.hpp.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "sim/cli/command.hpp"
 #include "sim/cli/jobs_option.hpp"
+#include "sim/cli/progress_option.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/sweep/sensitivity.hpp"
 
 namespace {
@@ -16,6 +19,7 @@ struct SensitivityArgs {
   pdsim::SensitivityOptions opt;
   std::string out;
   bool no_gpu = false, list = false;
+  std::string progress;
 };
 }  // namespace
 
@@ -30,6 +34,7 @@ PDSIM_CLI_COMMAND(
           ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--step", a->opt.step, "relative step of each parameter (default 0.2 = ±20%)");
       pdsim::cli::add_jobs_option(app, a->opt.jobs, "simulations");
+      pdsim::cli::add_progress_option(app, a->progress);
       app.add_option("--param", a->opt.params,
                      "only this parameter (repeatable), e.g. fabric:a2a.cpu-proxy.latency_us");
       app.add_flag("--no-gpu", a->no_gpu, "leave the GPU profile's parameters out");
@@ -43,7 +48,10 @@ PDSIM_CLI_COMMAND(
                       << "\n";
           return 0;
         }
+        std::optional<pdsim::Progress> bar(std::in_place, "simulations",
+                                           pdsim::progress_mode(a->progress));
         const pdsim::SensitivityResult r = pdsim::run_sensitivity(a->opt);
+        bar.reset();
         std::cout << pdsim::sensitivity_text(r);
         if (!a->out.empty()) {
           pdsim::write_file_atomic(a->out, pdsim::sensitivity_json(r).dump(2) + "\n");

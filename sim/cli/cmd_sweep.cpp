@@ -9,6 +9,7 @@
 #include "reports/html_report.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/jobs_option.hpp"
+#include "sim/cli/progress_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_target.hpp"
@@ -21,6 +22,7 @@ struct SweepOptions {
   std::string sweep, results, analysis, shard = "0/1";
   int jobs = 0;
   bool analyze_only = false, no_progress = false;
+  std::string progress;
   std::vector<std::string> merge_inputs, reports;
   std::string merge_out;
 };
@@ -68,7 +70,7 @@ int run_sweep_cmd(const SweepOptions& o) {
         throw pdsim::InputError(flag, "",
                                 "a file other than the sweep file and the results file, got " + f);
   opt.jobs = o.jobs;
-  opt.progress = !o.no_progress && ::isatty(STDERR_FILENO);
+  opt.progress = o.no_progress ? pdsim::ProgressMode::off : pdsim::progress_mode(o.progress);
   if (!o.analyze_only) {
     const pdsim::SweepRunStats st = pdsim::run_sweep(spec, opt, std::cerr);
     std::cout << "sweep " << spec.name << " shard " << o.shard << ": " << st.in_shard << " points, "
@@ -113,7 +115,8 @@ PDSIM_CLI_COMMAND(
       app.add_option("--report", o->reports,
                      "also write a report of the results: FILE.html (charts), .md or .csv "
                      "(repeatable; after the analysis, so not with --shard i/N, N > 1)");
-      app.add_flag("--no-progress", o->no_progress, "no progress bar even on a terminal");
+      pdsim::cli::add_progress_option(app, o->progress);
+      app.add_flag("--no-progress", o->no_progress, "the same as --progress off");
       CLI::App* merge = app.add_subcommand("merge", "merge shard results files into one");
       merge->add_option("inputs", o->merge_inputs, "results files")->required();
       merge->add_option("-o,--out", o->merge_out, "merged results file")->required();

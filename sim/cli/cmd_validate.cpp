@@ -6,6 +6,7 @@
 // anything is simulated; metrics a record's known artefacts invalidate are not compared.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "calibrate/bench_serving_jsonl.hpp"
 #include "reports/run_outputs.hpp"
@@ -14,10 +15,12 @@
 #include "sim/cli/command.hpp"
 #include "sim/cli/input_warnings.hpp"
 #include "sim/cli/jobs_option.hpp"
+#include "sim/cli/progress_option.hpp"
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_dir.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/fit/set_predictor.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
@@ -29,6 +32,7 @@ struct ValidateOptions {
   std::optional<uint64_t> seed;
   std::vector<std::string> sets, overlays;
   int jobs = 1;
+  std::string progress;
 };
 
 int validate_set(const ValidateOptions& o) {
@@ -41,7 +45,9 @@ int validate_set(const ValidateOptions& o) {
   std::vector<ProfileOverlay> overlays;
   for (const auto& f : o.overlays) overlays.push_back(load_profile_overlay(f));
   const SetPredictor pred(set, o.seed, o.jobs);
+  std::optional<Progress> bar(std::in_place, "validation runs", progress_mode(o.progress));
   const std::vector<Json> predicted = pred.predict(pred.all_runs(), overlays, /*full=*/true);
+  bar.reset();
   const Json v = validate_set_json(set, predicted);
   if (!o.out.empty()) {
     OutputDir out(o.out);  // written as a unit
@@ -98,6 +104,7 @@ PDSIM_CLI_COMMAND(
       app.add_option("--profile-overlay", o->overlays,
                      "apply a profile overlay after the scenario's own (repeatable)");
       pdsim::cli::add_jobs_option(app, o->jobs, "simulations of a validation set");
+      pdsim::cli::add_progress_option(app, o->progress);
       app.add_option("--out", o->out, "also write run outputs and validation.json here");
       return [o] {
         return pdsim::is_validation_set(o->input) ? validate_set(*o) : validate_scenario(*o);

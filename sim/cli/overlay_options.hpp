@@ -1,12 +1,13 @@
 #pragma once
 // The options `run` and `compare` share for fitted profiles and intervals: --profile-overlay FILE
 // (repeatable), --param-samples N (prediction intervals from the fit's covariance), --seeds N
-// (intervals over seeds of the extreme ITL statistics) and --jobs N for those.
+// (intervals over seeds of the extreme ITL statistics), and --jobs N and --progress for those.
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "sim/cli/jobs_option.hpp"
+#include "sim/cli/progress_option.hpp"
 
 namespace pdsim::cli {
 
@@ -15,6 +16,7 @@ struct OverlayOptions {
   int param_samples = 0;
   int seeds = 0;
   int jobs = 1;
+  std::string progress;
 };
 
 inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
@@ -31,6 +33,7 @@ inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
                  "each seed's worst gap (seeds.json); at most 10000 (each is a full run)")
       ->check(CLI::Range(0, 10000));
   add_jobs_option(app, o.jobs, "simulations of --param-samples and --seeds");
+  add_progress_option(app, o.progress);
 }
 
 }  // namespace pdsim::cli

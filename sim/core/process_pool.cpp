@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/exit_status.hpp"
+#include "sim/core/progress.hpp"
 
 namespace pdsim {
 namespace {
@@ -91,6 +92,7 @@ Json decode_message(const std::vector<uint8_t>& bytes) {
                         pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(5);  // the parent died before the line above
+  Progress::forget_in_child();            // only the process that opened it draws
   Json msg;
   int code = 0;
   try {
@@ -160,6 +162,8 @@ void run_in_processes(size_t n, int jobs, const std::function<Json(size_t)>& tas
                       const std::function<void(size_t, TaskOutcome)>& done,
                       const std::string& process_noun) {
   const size_t slots = static_cast<size_t>(jobs < 1 ? 1 : jobs);
+  Progress* progress = Progress::current();  // the command's, if it opened one
+  if (progress) progress->add_total(n);
   std::vector<Running> running;
   size_t next = 0;
   uint8_t buf[1 << 16];
@@ -184,6 +188,7 @@ void run_in_processes(size_t n, int jobs, const std::function<Json(size_t)>& tas
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
       const size_t index = r.task;
       done(index, finish(r, process_noun));
+      if (progress) progress->advance();
     }
   }
 }

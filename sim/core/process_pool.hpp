@@ -7,7 +7,8 @@
 //
 // Users: `pdsim run`/`compare` and a sweep point's SLO rates (call_in_child, one task), the sweep's
 // point workers (streaming: each point's line is written as it finishes), `pdsim sensitivity`
-// (outcomes stored in task order).
+// (outcomes stored in task order). Each batch adds to the total of the command's open Progress
+// (sim/core/progress) and each finished task counts there.
 #include <cstddef>
 #include <functional>
 #include <string>

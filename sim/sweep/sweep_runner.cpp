@@ -1,8 +1,6 @@
 #include "sim/sweep/sweep_runner.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,39 +11,6 @@
 #include "sim/sweep/results_file.hpp"
 
 namespace pdsim {
-namespace {
-
-class Progress {
- public:
-  Progress(bool on, int total) : on_(on), total_(total), t0_(std::chrono::steady_clock::now()) {}
-  void update(int done) {
-    if (!on_) return;
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    const int width = 30;
-    const int fill = total_ > 0 ? done * width / total_ : width;
-    std::string bar(static_cast<size_t>(fill), '#');
-    bar.resize(width, '.');
-    char eta[64] = "ETA --";
-    if (done > 0 && done < total_) {
-      const int s = static_cast<int>(el / done * (total_ - done) + 0.5);
-      std::snprintf(eta, sizeof eta, "ETA %dm%02ds", s / 60, s % 60);
-    } else if (done >= total_) {
-      std::snprintf(eta, sizeof eta, "%.0fs", el);
-    }
-    std::fprintf(stderr, "\r[%s] %d/%d %s   ", bar.c_str(), done, total_, eta);
-    std::fflush(stderr);
-  }
-  void end() {
-    if (on_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  bool on_;
-  int total_;
-  std::chrono::steady_clock::time_point t0_;
-};
-
-}  // namespace
 
 SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::ostream& log) {
   SweepRunStats st;
@@ -74,8 +39,8 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
   // without simulating, and the first lines come after one chunk's checks, not after every
   // point's (about 1 ms each: a 100000-point sweep would write nothing for minutes).
   constexpr size_t kChunk = 256;
-  Progress bar(opt.progress, static_cast<int>(pending.size()));
-  bar.update(0);
+  // Its total is the points to do; the pool counts the simulated ones, this the infeasible.
+  Progress bar("sweep points", opt.progress, pending.size());
   std::vector<size_t> todo;  // indices into pending
   for (size_t c0 = 0; c0 < pending.size(); c0 += kChunk) {
     todo.clear();
@@ -88,6 +53,7 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
       }
       lines[k] = infeasible_line(spec, p, c);
       ++st.infeasible;
+      bar.advance();
       log << "infeasible point " << p.index << " " << p.overrides.dump() << ": " << c.reason
           << "\n";
     }
@@ -116,11 +82,8 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
           }
           lines[todo[i]] = std::move(line);
           flush();
-          bar.update(st.ran + st.infeasible);
         });
-    bar.update(st.ran + st.infeasible);
   }
-  bar.end();
   return st;
 }
 

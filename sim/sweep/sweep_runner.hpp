@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/core/json_reader.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/sweep/shard.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
@@ -16,7 +17,7 @@ struct SweepRunOptions {
   int jobs = 1;
   Shard shard;
   std::string results_path;
-  bool progress = false;  // progress bar with ETA on stderr (the CLI sets it when stderr is a tty)
+  ProgressMode progress = ProgressMode::off;  // points done on stderr (sim/core/progress)
   // Evaluates one point in a worker process (default: evaluate_point); tests inject others.
   std::function<Json(const SweepSpec&, const SweepPoint&)> evaluate;
 };

@@ -13,6 +13,13 @@ expect version 0 "pdsim 0.1.0" -- "$PDSIM" --version
 expect jobs-zero 2 "Value 0 not in range 1 to 1024" -- "$PDSIM" run "$S" --seeds 2 --jobs 0 --out "$T/a"
 expect jobs-huge 2 "Value 5000 not in range 1 to 1024" -- "$PDSIM" sensitivity "$S" --jobs 5000
 expect jobs-short 2 "Value 0 not in range 1 to 1024" -- "$PDSIM" sweep "$SRC/scenarios/sweeps/glm51-efa-family-1000.json" -j 0
+# --progress: one declaration (sim/cli/progress_option.hpp); `lines` for logs writes the count of
+# finished simulations (the 2 runs, then each scenario's second seed) and its closing line; stdout does not depend on it.
+expect progress-bad 2 "--progress: loud not in {auto,bar,lines,off}" -- "$PDSIM" validate "$S" --progress loud
+expect progress-lines 0 "simulations: 4/4 (100 %), done in 0m" -- "$PDSIM" compare "$S" "$S" --seeds 2 --progress lines --out "$T/pl"
+"$PDSIM" compare "$S" "$S" --seeds 2 --progress lines --out "$T/pl1" 2>/dev/null | sed "s|$T/pl1|X|" > "$T/pl1.txt"
+"$PDSIM" compare "$S" "$S" --seeds 2 --progress off --out "$T/pl2" 2>/dev/null | sed "s|$T/pl2|X|" > "$T/pl2.txt"
+if cmp -s "$T/pl1.txt" "$T/pl2.txt"; then ok; else bad "progress-stdout: stdout differs with --progress"; fi
 expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
 expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
