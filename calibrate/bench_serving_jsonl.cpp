@@ -1,5 +1,7 @@
 #include "calibrate/bench_serving_jsonl.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "calibrate/bench_serving_record.hpp"
@@ -67,6 +69,16 @@ Json parse_bench_serving_line(const std::string& text, const std::string& file, 
                      "expected a bench_serving result record (numeric 'completed' missing)");
   check_bench_serving_values(j, file, field_of(line));
   return j;
+}
+
+RecordRef split_record_ref(const std::string& arg) {
+  const size_t colon = arg.rfind(':');
+  if (colon == std::string::npos || std::filesystem::exists(arg)) return {arg, std::nullopt};
+  const std::string digits = arg.substr(colon + 1);
+  if (digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return {arg, std::nullopt};
+  return {arg.substr(0, colon), std::stoi(digits)};
 }
 
 BenchServingRecord read_bench_serving_jsonl(const std::string& path, std::optional<int> line) {

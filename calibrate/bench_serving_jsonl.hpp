@@ -21,6 +21,14 @@ struct BenchServingRecord {
 // object, no "completed" count.
 BenchServingRecord read_bench_serving_jsonl(const std::string& path,
                                             std::optional<int> line = std::nullopt);
+// FILE.jsonl:LINE names one record of an appended file (issue 28). `arg` is a path when such a
+// file exists or it has no ":N" suffix; else the suffix (1 to 9 digits) is the 1-based line.
+struct RecordRef {
+  std::string path;
+  std::optional<int> line;
+};
+RecordRef split_record_ref(const std::string& arg);
+
 // One line of such a file (exposed for tests and importers).
 Json parse_bench_serving_line(const std::string& text, const std::string& file, int line);
 

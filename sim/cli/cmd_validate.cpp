@@ -1,6 +1,7 @@
-// pdsim validate INPUT [--measured FILE.jsonl] [--line K] [--seed N] [--set path=value]...
-// [--profile-overlay FILE]... [--jobs N] [--out DIR]
-// INPUT is a scenario (compared with the measured bench_serving record given by --measured) or a
+// pdsim validate INPUT [--measured FILE.jsonl[:LINE]] [--line K] [--scenario-workload] [--seed N]
+// [--set path=value]... [--profile-overlay FILE]... [--jobs N] [--progress MODE] [--out DIR]
+// INPUT is a scenario (run with the workload of the measured bench_serving record given by
+// --measured, unless --scenario-workload, and compared with it) or a
 // validation set (pdsim.validation_set/1: its runs, each simulated and compared with its own
 // measured record, in one table). Measured records are read first, so a bad file fails before
 // anything is simulated; metrics a record's known artefacts invalidate are not compared.
@@ -22,6 +23,7 @@
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
 #include "sim/fit/set_predictor.hpp"
+#include "sim/scenario/record_workload.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
 
@@ -33,6 +35,7 @@ struct ValidateOptions {
   std::vector<std::string> sets, overlays;
   int jobs = 1;
   std::string progress;
+  bool scenario_workload = false;
 };
 
 int validate_set(const ValidateOptions& o) {
@@ -66,8 +69,19 @@ int validate_scenario(const ValidateOptions& o) {
   if (o.measured.empty())
     throw InputError(o.input, "",
                      "--measured FILE.jsonl with a scenario (or give a validation set)");
-  const BenchServingRecord measured = read_bench_serving_jsonl(o.measured, o.line);
-  const SimResults r = run_scenario_file(o.input, o.sets, o.seed, o.overlays);
+  const RecordRef ref = split_record_ref(o.measured);
+  if (ref.line && o.line)
+    throw InputError("--line", "", "no --line with --measured FILE:LINE (it names the line)");
+  const BenchServingRecord measured =
+      read_bench_serving_jsonl(ref.path, o.line ? o.line : ref.line);
+  const std::string label = measured.file + " line " + std::to_string(measured.line);
+  // The record's workload first, the user's --set after it (they win), unless asked otherwise.
+  std::vector<std::string> sets;
+  if (!o.scenario_workload)
+    sets = workload_from_record(JsonNode::from_json(measured.record, label));
+  const std::vector<std::string> from_record = sets;
+  sets.insert(sets.end(), o.sets.begin(), o.sets.end());
+  const SimResults r = run_scenario_file(o.input, sets, o.seed, o.overlays);
   cli::print_input_warnings(r.profiles);
   std::optional<OutputDir> out;  // written as a unit
   if (!o.out.empty()) out.emplace(o.out);
@@ -78,10 +92,16 @@ int validate_scenario(const ValidateOptions& o) {
     doc["measured_file"] = measured.file;
     doc["measured_line"] = measured.line;
     doc["scenario"] = r.scenario_name;
+    doc["workload_from_record"] = from_record;
     write_file_atomic(out->staging() + "/validation.json", doc.dump(2) + "\n");
     out->commit();
   }
-  std::cout << validate_text(v, measured.file + " line " + std::to_string(measured.line));
+  if (!from_record.empty()) {
+    std::cout << "Workload from " << label << ":";
+    for (const auto& a : from_record) std::cout << " " << a.substr(a.find('.') + 1);
+    std::cout << "\n";
+  }
+  std::cout << validate_text(v, label);
   return 0;
 }
 }  // namespace
@@ -95,8 +115,9 @@ PDSIM_CLI_COMMAND(
       app.add_option("input", o->input,
                      "scenario JSON, or a validation set (pdsim.validation_set/1)")
           ->required();
-      app.add_option("--measured", o->measured,
-                     "bench_serving --output-file (JSONL), with a scenario");
+      app.add_option(
+          "--measured", o->measured,
+          "bench_serving --output-file (JSONL), with a scenario; FILE:LINE picks a record");
       app.add_option("--line", o->line, "line of the JSONL file to use (default: the last record)");
       app.add_option("--seed", o->seed, "random seed (default: the scenario's)")
           ->check(pdsim::cli::kNonNegativeSeed);
@@ -105,6 +126,9 @@ PDSIM_CLI_COMMAND(
                      "apply a profile overlay after the scenario's own (repeatable)");
       pdsim::cli::add_jobs_option(app, o->jobs, "simulations of a validation set");
       pdsim::cli::add_progress_option(app, o->progress);
+      app.add_flag("--scenario-workload", o->scenario_workload,
+                   "with a scenario and --measured: keep the scenario's workload instead of the "
+                   "record's (a difference is then a warning)");
       app.add_option("--out", o->out, "also write run outputs and validation.json here");
       return [o] {
         return pdsim::is_validation_set(o->input) ? validate_set(*o) : validate_scenario(*o);

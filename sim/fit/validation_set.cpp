@@ -10,6 +10,7 @@
 #include "sim/core/path_name.hpp"
 #include "sim/core/provenance.hpp"
 #include "sim/core/read_file.hpp"
+#include "sim/scenario/record_workload.hpp"
 
 namespace pdsim {
 namespace {
@@ -17,12 +18,17 @@ namespace {
 namespace fs = std::filesystem;
 
 // A file named in the set, relative to the set's directory; it must exist.
-std::string named_file(const JsonNode& n, const std::string& set_file) {
+// n's path, relative to the set's folder.
+std::string named_path(const JsonNode& n, const std::string& set_file) {
   fs::path p(n.string());
   if (p.is_relative()) p = fs::path(set_file).parent_path() / p;
-  const std::string s = p.lexically_normal().string();
-  if (!fs::is_regular_file(s)) n.fail("an existing file (" + s + " does not exist)");
-  return s;
+  return p.lexically_normal().string();
+}
+
+// `resolved` (n's path as named_path gives it) when it is an existing file; else n fails.
+std::string named_file(const JsonNode& n, const std::string& resolved) {
+  if (!fs::is_regular_file(resolved)) n.fail("an existing file (" + resolved + " does not exist)");
+  return resolved;
 }
 
 std::vector<std::string> overrides(const JsonNode& n) {
@@ -40,10 +46,11 @@ void check_bench_serving(const Json& r, const JsonNode& where) {
       where.fail(std::string("a bench_serving result (") + k + " missing)");
 }
 
-// bench_serving's --output-file (JSONL, the last record) or one record as a JSON document.
-Json read_measured(const std::string& file, const JsonNode& where) {
+// bench_serving's --output-file (JSONL: the last record, or record `line`) or one record as a
+// JSON document.
+Json read_measured(const std::string& file, std::optional<int> line, const JsonNode& where) {
   try {
-    return read_bench_serving_jsonl(file).record;
+    return read_bench_serving_jsonl(file, line).record;
   } catch (const InputError& as_jsonl) {
     Json doc;
     try {
@@ -51,7 +58,7 @@ Json read_measured(const std::string& file, const JsonNode& where) {
     } catch (const JsonSyntaxError&) {
       throw as_jsonl;  // neither form: the JSONL reader's error says what line is wrong
     }
-    if (!doc.is_object()) throw as_jsonl;
+    if (!doc.is_object() || line) throw as_jsonl;
     check_bench_serving(doc, where);
     check_bench_serving_values(doc, file, "");
     return doc;
@@ -99,7 +106,8 @@ bool is_validation_set(const std::string& path) {
 
 ValidationSet load_validation_set(const std::string& path) {
   JsonNode n = JsonNode::load_file(path);
-  n.expect_only({"schema", "name", "description", "provenance", "set", "runs"});
+  n.expect_only(
+      {"schema", "name", "description", "provenance", "workload_from_record", "set", "runs"});
   if (n.at("schema").string() != kValidationSetSchema)
     n.at("schema").fail(std::string("expected \"") + kValidationSetSchema + "\"");
   ValidationSet vs;
@@ -109,6 +117,9 @@ ValidationSet load_validation_set(const std::string& path) {
   vs.provenance = read_provenance(n.at("provenance"));
   const std::vector<std::string> common =
       n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
+  // Each run's workload from its bench_serving record unless the set says otherwise; the set's
+  // and the run's own overrides come after it, so they win.
+  const bool from_record = n.bool_or("workload_from_record", true);
   const JsonNode runs = n.at("runs");
   if (!runs.is_array() || runs.size() == 0) runs.fail("expected a non-empty array of runs");
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -118,18 +129,22 @@ ValidationSet load_validation_set(const std::string& path) {
     run.name = path_name(r.at("name"));  // names DIR/<name>.summary.json
     for (const auto& other : vs.runs)
       if (other.name == run.name) r.at("name").fail("a name no other run has");
-    run.scenario = named_file(r.at("scenario"), path);
-    run.sets = common;
-    if (r.has("set"))
-      for (auto& s : overrides(r.at("set"))) run.sets.push_back(std::move(s));
+    run.scenario = named_file(r.at("scenario"), named_path(r.at("scenario"), path));
     if (r.at("measured").is_object()) {
       run.measured_file = path;  // the figures are in the set
       run.measured = published_point(r.at("measured"));
     } else {
-      run.measured_file = named_file(r.at("measured"), path);
-      run.measured = read_measured(run.measured_file, r.at("measured"));
+      // "FILE.jsonl:LINE" picks one record of an appended file.
+      const RecordRef ref = split_record_ref(named_path(r.at("measured"), path));
+      run.measured_file = named_file(r.at("measured"), ref.path);
+      run.measured = read_measured(run.measured_file, ref.line, r.at("measured"));
       check_bench_serving(run.measured, r.at("measured"));
+      if (from_record)
+        run.sets = workload_from_record(JsonNode::from_json(run.measured, run.measured_file));
     }
+    run.sets.insert(run.sets.end(), common.begin(), common.end());
+    if (r.has("set"))
+      for (auto& s : overrides(r.at("set"))) run.sets.push_back(std::move(s));
     run.artefacts = bench_serving_artefacts(run.measured);
     if (r.has("exclude")) {
       const JsonNode ex = r.at("exclude");

@@ -43,6 +43,11 @@ expect validate 0 "TTFT" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/b
 expect validate-bad-line 2 "malformed.jsonl: field 'line 3'" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/malformed.jsonl" --line 3
 # Validation sets and the serving fit (calibrate/README.md).
 VS=$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json
+# The workload comes from the record (FILE:LINE picks one of an appended file); --scenario-workload
+# keeps the scenario's, and the difference is then a warning.
+expect validate-record-workload 0 "pd_run.jsonl line 1: dataset=\"random\" input_len=1024 output_len=128 range_ratio=0.0 num_prompts=8 request_rate=\"inf\" max_concurrency=4" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1"
+expect validate-line-twice 2 "no --line with --measured FILE:LINE" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --line 1
+expect validate-scenario-workload 0 "warning: workload differs, request_rate" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --scenario-workload
 expect validate-set 0 "reasoning-parser artefact" -- "$PDSIM" validate "$VS"
 cp "$VS" "$T/set.json"
 expect set-missing-file 2 "field 'runs[0].scenario': an existing file" -- "$PDSIM" validate "$T/set.json"

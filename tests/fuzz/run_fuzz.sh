@@ -110,9 +110,11 @@ SCENARIO_OBJS=("${OBJS[@]}")
 
 # The readers of the newer surfaces (tests/fuzz/fuzz_reader.cpp), each seeded with the
 # project's own files of its kind: sweep specs and profile overlays and packet experiments on
-# the scenario objects above, validation sets on the importers' (calibrate + sim/core).
+# the scenario objects above, validation sets too (a run's workload comes from its record through
+# the scenario's field declarations) with bench_serving's record checks from calibrate.
 objects "$ROOT"/sim/sweep/sweep_spec.cpp "$ROOT"/sim/fit/validation_set.cpp \
-        "$ROOT"/calibrate/bench_serving_artefacts.cpp "$ROOT"/calibrate/bench_serving_jsonl.cpp
+        "$ROOT"/calibrate/bench_serving_artefacts.cpp "$ROOT"/calibrate/bench_serving_jsonl.cpp \
+        "$ROOT"/calibrate/bench_serving_record.cpp
 SWEEP_OBJ=${OBJS[0]} VSET_OBJS=("${OBJS[@]:1}")
 reader() {  # reader NAME MACRO OBJS... -- SEEDS...
   local name=$1 macro=$2; shift 2
@@ -127,7 +129,7 @@ reader sweep_spec PDSIM_FUZZ_SWEEP_SPEC "$SWEEP_OBJ" "${SCENARIO_OBJS[@]}" -- \
   "$ROOT"/tests/data/fuzz_seeds/sweep_*.json
 reader overlay PDSIM_FUZZ_OVERLAY "${SCENARIO_OBJS[@]}" -- "$ROOT"/calibrate/overlays/*.json
 reader experiment PDSIM_FUZZ_EXPERIMENT "${SCENARIO_OBJS[@]}" -- "$ROOT"/scenarios/fabric/*.json
-reader validation_set PDSIM_FUZZ_VALIDATION_SET "${VSET_OBJS[@]}" "${IMPORTER_OBJS[@]}" -- \
+reader validation_set PDSIM_FUZZ_VALIDATION_SET "${VSET_OBJS[@]}" "${SCENARIO_OBJS[@]}" -- \
   "$ROOT"/calibrate/validation/*.json
 
 # ---- pdcal bootstrap messages (tests/fuzz/fuzz_bootstrap.cpp) -------------------------

@@ -98,5 +98,41 @@ TEST(ValidationSet, PublishedPointInTheSet) {
   EXPECT_NE(m.find("mean_tpot_ms"), std::string::npos) << m;
 }
 
+// Each run's workload comes from its record (the shipped set writes none), before the set's and
+// the run's own overrides; FILE.jsonl:LINE picks one record of an appended file.
+TEST(ValidationSet, WorkloadFromTheRecordAndOneLineOfAFile) {
+  const ValidationSet s = load_validation_set(data_root() + kSet);
+  const auto& sets = s.runs[0].sets;
+  ASSERT_GE(sets.size(), 8u);
+  EXPECT_EQ(sets[1], "workload.input_len=60000");
+  EXPECT_EQ(sets[4], "workload.num_prompts=16");  // the record's `completed`
+  EXPECT_EQ(sets[7], "profile_overlays=[]");      // the set's own, after the record's
+
+  const std::string dir = ::testing::TempDir() + "/vset-line";
+  std::filesystem::create_directories(dir);
+  Json set = JsonNode::load_file(data_root() + kSet).raw();
+  Json record = JsonNode::load_file(s.runs[0].measured_file).raw();
+  std::ofstream jl(dir + "/runs.jsonl");
+  jl << record.dump() << "\n";
+  record["random_input_len"] = 30000;
+  jl << record.dump() << "\n";
+  jl.close();
+  set["runs"] = Json::array({set["runs"][0]});
+  set["runs"][0]["scenario"] = data_root() + "/scenarios/glm51-2p2d-efa.json";
+  set["runs"][0]["measured"] = "runs.jsonl:1";
+  std::ofstream(dir + "/l1.json") << set.dump();
+  EXPECT_EQ(load_validation_set(dir + "/l1.json").runs[0].sets[1], "workload.input_len=60000");
+  set["runs"][0]["measured"] = "runs.jsonl";  // the last record
+  std::ofstream(dir + "/l2.json") << set.dump();
+  EXPECT_EQ(load_validation_set(dir + "/l2.json").runs[0].sets[1], "workload.input_len=30000");
+  set["workload_from_record"] = false;
+  std::ofstream(dir + "/l3.json") << set.dump();
+  EXPECT_EQ(load_validation_set(dir + "/l3.json").runs[0].sets.front(), "profile_overlays=[]");
+  set["runs"][0]["measured"] = "runs.jsonl:3";
+  std::ofstream(dir + "/l4.json") << set.dump();
+  const std::string m = input_error_of([&] { load_validation_set(dir + "/l4.json"); });
+  EXPECT_NE(m.find("line 3"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace pdsim
