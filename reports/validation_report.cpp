@@ -101,12 +101,17 @@ std::string validate_set_text(const ValidationSet& set, const Json& validation) 
 
 std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& fit) {
   std::string o;
-  o += "Serving fit on " + set.name + ": " + fit.status + ", " + std::to_string(fit.evaluations) +
-       " evaluations, " + std::to_string(fit.residuals.size()) + " compared metrics\n";
+  // Converging says only that the optimiser stopped; the warnings say whether the fit is usable.
+  o += "Serving fit on " + set.name + ": " + (fit.converged ? "converged" : "did not converge") +
+       " after " + std::to_string(fit.evaluations) + " evaluations (NLopt " + fit.status + "), " +
+       std::to_string(fit.residuals.size()) + " compared metrics";
   if (!fit.converged) {
-    o += "The optimiser did not converge: no overlay written.\n";
+    o += "\nThe optimiser did not converge: no overlay written.\n";
     return o;
   }
+  o += fit.warnings.empty()
+           ? "; no warning on its quality\n"
+           : "; " + std::to_string(fit.warnings.size()) + " warnings on its quality (below)\n";
   o += pad("parameter", 46, true) + pad("value", 12) + pad("std err", 12) + pad("range", 22) +
        pad("start", 12) + "\n";
   for (size_t j = 0; j < fit.params.size(); ++j) {
@@ -180,6 +185,8 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
          "parameters' covariance, each held parameter uniform over its --fit range, the residual "
          "scatter; held share: the part of its variance from the held parameters)\n";
   }
+  // Last, where the eye lands after the tables (and in the overlay's fit.warnings).
+  for (const auto& w : fit.warnings) o += "warning (" + w.kind + "): " + w.text + "\n";
   return o;
 }
 

@@ -145,6 +145,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       res.loo.push_back(leave_one_out(ev, k, res.starts, J, res.residuals, opt.max_evaluations));
     }
   res.evaluations = ev.evaluations();
+  res.warnings =
+      fit_quality_warnings(set, res.params, res.theta, res.uncertainty, res.residuals, res.loo);
 
   // The overlay: the fitted fields, the fit as provenance.
   Json runs = Json::array();
@@ -214,6 +216,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
                    {"theta", l.theta},
                    {"residuals", rs}});
   }
+  Json warnings = Json::array();
+  for (const auto& w : res.warnings) warnings.push_back({{"kind", w.kind}, {"text", w.text}});
   const Json fit = {
       {"method",
        "NLopt LN_BOBYQA (LN_COBYLA for one parameter) on the parameters scaled to [0, 1], "
@@ -239,7 +243,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       {"correlation", matrix_json(res.uncertainty.corr)},
       {"residuals", residuals_json(set, res.residuals)},
       {"start_residuals", residuals_json(set, res.start_residuals)},
-      {"leave_one_out", loo}};
+      {"leave_one_out", loo},
+      {"warnings", warnings}};
   res.overlay =
       make_overlay(res.params, res.theta, opt.name.empty() ? set.name : opt.name, provenance, fit);
   return res;

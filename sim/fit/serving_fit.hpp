@@ -23,6 +23,7 @@
 #include "sim/fit/fit_minimizer.hpp"
 #include "sim/fit/fit_objective.hpp"
 #include "sim/fit/fit_parameter.hpp"
+#include "sim/fit/fit_quality.hpp"
 #include "sim/fit/leave_one_out.hpp"
 #include "sim/fit/local_jacobian.hpp"
 #include "sim/fit/validation_set.hpp"
@@ -55,7 +56,8 @@ struct ServingFitResult {
   std::vector<Residual> start_residuals, residuals;
   double sse = 0;
   std::vector<LeaveOneOut> loo;
-  ProfileOverlay overlay;  // only when converged
+  std::vector<FitWarning> warnings;  // on the converged fit's quality (fit_quality.hpp)
+  ProfileOverlay overlay;            // only when converged
 };
 
 // InputError for bad parameters (unknown path, LO >= HI, a range the profile rejects, a parameter

@@ -48,6 +48,10 @@ VS=$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json
 expect validate-record-workload 0 "pd_run.jsonl line 1: dataset=\"random\" input_len=1024 output_len=128 range_ratio=0.0 num_prompts=8 request_rate=\"inf\" max_concurrency=4" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1"
 expect validate-line-twice 2 "no --line with --measured FILE:LINE" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --line 1
 expect validate-scenario-workload 0 "warning: workload differs, request_rate" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --scenario-workload
+# A converged fit that cannot be used says so (issue 28: it once printed SUCCESS at -59 %): the
+# header counts the warnings, each is a line, and the overlay keeps them (fit.warnings).
+expect fit-quality 0 "warning (at_bound): serving.decode.host_us_per_iteration = 30000.0000 is on the end of its range" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --no-loo -o "$T/fq.json"
+expect fit-quality-header 0 "warnings on its quality (below)" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --no-loo -o "$T/fq.json"
 expect validate-set 0 "reasoning-parser artefact" -- "$PDSIM" validate "$VS"
 cp "$VS" "$T/set.json"
 expect set-missing-file 2 "field 'runs[0].scenario': an existing file" -- "$PDSIM" validate "$T/set.json"
