@@ -71,4 +71,16 @@ JsonNode load_named(const std::string& kind_dir, const std::string& name,
   }
 }
 
+std::optional<std::string> file_or_named(const std::string& arg, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(arg, ec) || arg.ends_with(".json")) return arg;
+  const fs::path rel(arg + ".json");
+  bool climbs = arg.empty() || rel.is_absolute();
+  for (const auto& part : rel) climbs = climbs || part == "..";
+  const fs::path named = fs::path(data_root()) / dir / rel;
+  if (!climbs && fs::is_regular_file(named, ec)) return named.string();
+  return std::nullopt;
+}
+
 }  // namespace pdsim

@@ -3,6 +3,7 @@
 // binary, the data directory installed beside it (bin/../share/pdsim, when it holds models/);
 // else the source tree the binary was built from. Named entries ("glm-5.1-fp8") resolve to files
 // under it; a value that looks like a path (contains '/' or ends in .json) is used as given.
+#include <optional>
 #include <string>
 
 #include "sim/core/json_reader.hpp"
@@ -18,5 +19,9 @@ std::string resolve_named(const std::string& kind_dir, const std::string& name,
 // be read) is an InputError naming `from_file`/`field` too, since that field chose it.
 JsonNode load_named(const std::string& kind_dir, const std::string& name,
                     const std::string& from_file, const std::string& field);
+// A command-line argument that names a file: `arg` as given when it exists or ends in .json;
+// else DIR/arg.json under the data directory (a name `pdsim list` prints; never one that climbs
+// out of DIR) when that file exists; else nullopt (the caller says what it expected).
+std::optional<std::string> file_or_named(const std::string& arg, const std::string& dir);
 
 }  // namespace pdsim

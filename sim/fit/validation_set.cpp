@@ -6,6 +6,7 @@
 #include "calibrate/bench_serving_jsonl.hpp"
 #include "calibrate/bench_serving_record.hpp"
 #include "sim/core/bounded_json.hpp"
+#include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/path_name.hpp"
 #include "sim/core/provenance.hpp"
@@ -94,17 +95,22 @@ bool ValidationRun::fittable(const std::string& metric) const {
   return comparable(metric) && !fit_excluded.count(metric);
 }
 
-bool is_validation_set(const std::string& path) {
+bool is_validation_set(const std::string& arg) {
+  // A file, or a name `pdsim list` prints; anything else is left to the scenario reader.
+  const std::optional<std::string> path = file_or_named(arg, "calibrate/validation");
+  std::error_code ec;
+  if (!path || !fs::is_regular_file(*path, ec)) return false;
   Json j;
   try {
-    j = parse_json(read_file(path), path);
+    j = parse_json(read_file(*path), *path);
   } catch (const JsonSyntaxError&) {
     return false;  // loaded as a scenario, whose reader reports the syntax error
   }
   return j.is_object() && j.contains("schema") && j["schema"] == kValidationSetSchema;
 }
 
-ValidationSet load_validation_set(const std::string& path) {
+ValidationSet load_validation_set(const std::string& arg) {
+  const std::string path = file_or_named(arg, "calibrate/validation").value_or(arg);
   JsonNode n = JsonNode::load_file(path);
   n.expect_only(
       {"schema", "name", "description", "provenance", "workload_from_record", "set", "runs"});

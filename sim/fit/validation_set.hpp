@@ -45,8 +45,10 @@ struct ValidationSet {
 
 // InputError naming the file and field: a malformed set, a scenario or measured file that does
 // not exist, a measured file that is not bench_serving output.
-ValidationSet load_validation_set(const std::string& path);
-// Whether `path` is a JSON object with the validation-set schema (no error otherwise).
-bool is_validation_set(const std::string& path);
+// `arg` is a file or a name `pdsim list` prints (calibrate/validation/NAME.json).
+ValidationSet load_validation_set(const std::string& arg);
+// Whether `arg` (a file or such a name) is a JSON object with the validation-set schema (no
+// error otherwise: a missing file or a scenario name is not one).
+bool is_validation_set(const std::string& arg);
 
 }  // namespace pdsim

@@ -83,19 +83,12 @@ void apply_override(Json& doc, const std::string& assignment, const std::string&
 }
 
 std::string scenario_file(const std::string& arg) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(arg, ec) || arg.ends_with(".json")) return arg;  // a path, as given
-  // A name `pdsim list` prints (scenarios/NAME.json, NAME may name a subfolder: dsr1/...), never
-  // one that climbs out of the scenarios folder.
-  const fs::path rel(arg + ".json");
-  bool climbs = rel.is_absolute();
-  for (const auto& part : rel) climbs = climbs || part == "..";
-  const fs::path named = fs::path(data_root()) / "scenarios" / rel;
-  if (!arg.empty() && !climbs && fs::is_regular_file(named, ec)) return named.string();
+  // A path as given, or a name `pdsim list` prints (scenarios/NAME.json; NAME may name a
+  // subfolder: dsr1/...).
+  if (auto f = file_or_named(arg, "scenarios")) return *f;
   throw InputError(arg, "",
                    "a scenario file, or a scenario name that `pdsim list` prints (" +
-                       (fs::path(data_root()) / "scenarios").string() +
+                       (std::filesystem::path(data_root()) / "scenarios").string() +
                        "/NAME.json); neither exists");
 }
 

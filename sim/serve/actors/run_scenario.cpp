@@ -1,4 +1,5 @@
 #include "sim/serve/actors/run_scenario.hpp"
+#include "sim/core/data_path.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -60,8 +61,12 @@ Scenario load_run_scenario(const std::string& path, const std::vector<std::strin
   Scenario s = load_scenario(path, set_overrides);
   if (seed) s.seed = *seed;
   // Given on the command line: relative to the working directory, not to the scenario.
+  // A name `pdsim list` prints resolves under the data directory.
   for (const auto& f : overlay_files)
-    s.profile_overlays.push_back(std::filesystem::absolute(f).lexically_normal().string());
+    s.profile_overlays.push_back(
+        std::filesystem::absolute(file_or_named(f, "calibrate/overlays").value_or(f))
+            .lexically_normal()
+            .string());
   return s;
 }
 

@@ -72,7 +72,8 @@ ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file) {
   return ProfileOverlay{file, std::move(doc)};
 }
 
-ProfileOverlay load_profile_overlay(const std::string& path) {
+ProfileOverlay load_profile_overlay(const std::string& arg) {
+  const std::string path = file_or_named(arg, "calibrate/overlays").value_or(arg);
   return profile_overlay_from_json(JsonNode::load_file(path).raw(), path);
 }
 

@@ -26,7 +26,8 @@ struct ProfileOverlay {
 };
 
 // InputError naming the file and field for a malformed overlay.
-ProfileOverlay load_profile_overlay(const std::string& path);
+// `arg`: a file, or a name `pdsim list` prints (calibrate/overlays/NAME.json).
+ProfileOverlay load_profile_overlay(const std::string& arg);
 ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file);
 
 // Applies, in order, every overlay's section for `kind` whose profile is `profile_name` to the

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The README's "Where predictions hold" table, from the project's own validation output: every
+# shipped validation set (calibrate/validation/*.json) run by `pdsim validate` with its profiles
+# alone and with the shipped overlay of the same name (calibrate/overlays/), and the overlay's
+# own leave-one-out predictions (fit.leave_one_out: each run predicted by the fit on the others).
+#   validation_table.sh PDSIM SOURCE_DIR          print the table
+#   validation_table.sh PDSIM SOURCE_DIR --write  replace it in README.md (between the markers)
+#   validation_table.sh PDSIM SOURCE_DIR --check  fail when README.md's copy is stale (ctest)
+set -euo pipefail
+PDSIM=$1; SRC=$2; MODE=${3:-}
+export PDSIM_DATA_DIR=$SRC
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+for set in "$SRC"/calibrate/validation/*.json; do
+  name=$(basename "$set" .json)
+  "$PDSIM" validate "$set" --progress off --out "$T/$name.alone" >/dev/null
+  overlay=$SRC/calibrate/overlays/$name.json
+  if [ -f "$overlay" ]; then
+    "$PDSIM" validate "$set" --progress off --profile-overlay "$overlay" --out "$T/$name.fitted" >/dev/null
+  fi
+done
+python3 - "$T" "$SRC" > "$T/table.md" <<'PY'
+import json, os, sys
+tmp, src = sys.argv[1], sys.argv[2]
+metrics = [("duration", "duration"), ("mean_e2e_latency_ms", "mean E2E"),
+           ("median_itl_ms", "median ITL"), ("p99_itl_ms", "p99 ITL")]
+def cell(v):
+    return "—" if v is None else ("%+.1f %%" % v).replace("-", "−")
+def by_run(path):
+    d = json.load(open(path))
+    out = {}
+    for r in d["runs"]:
+        out[r["name"]] = {m["key"]: (m.get("error_pct") if m.get("status") == "ok" else None)
+                          for m in r["validation"]["metrics"]}
+    return d, out
+print("| set | run | prediction | " + " | ".join(l for _, l in metrics) + " |")
+print("|---|---|---|" + "---|" * len(metrics))
+for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
+    if not f.endswith(".json"):
+        continue
+    name = f[:-5]
+    alone_doc, alone = by_run(os.path.join(tmp, name + ".alone", "validation.json"))
+    fitted = {}
+    loo = {}
+    fitted_path = os.path.join(tmp, name + ".fitted", "validation.json")
+    if os.path.exists(fitted_path):
+        _, fitted = by_run(fitted_path)
+        ov = json.load(open(os.path.join(src, "calibrate", "overlays", f)))
+        for fold in ov.get("fit", {}).get("leave_one_out", []):
+            loo[fold["left_out"]] = {r["metric"]: r["error_pct"] for r in fold["residuals"]}
+    for run in alone:
+        rows = [("profiles alone (no fit)", alone[run])]
+        if run in fitted:
+            rows.append(("fitted to these runs", fitted[run]))
+        if run in loo:
+            rows.append(("left out of the fit", loo[run]))
+        for i, (label, errs) in enumerate(rows):
+            lead = ("`%s`" % name, run) if i == 0 else ("", "")
+            print("| %s | %s | %s | " % (lead[0], lead[1], label) +
+                  " | ".join(cell(errs.get(k)) for k, _ in metrics) + " |")
+PY
+begin='<!-- validation-table:begin (tests/docs/validation_table.sh --write) -->'
+end='<!-- validation-table:end -->'
+case $MODE in
+  "") cat "$T/table.md" ;;
+  --write|--check)
+    python3 - "$SRC/README.md" "$T/table.md" "$begin" "$end" "$MODE" <<'PY'
+import sys
+readme, table, begin, end, mode = sys.argv[1:6]
+text = open(readme).read()
+if begin not in text or end not in text:
+    sys.exit("validation_table: README.md has no markers " + begin + " ... " + end)
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+new = head + begin + "\n" + open(table).read() + end + tail
+if mode == "--check":
+    if new != text:
+        sys.exit("validation_table: README.md's table is stale: run tests/docs/validation_table.sh "
+                 "build/pdsim . --write")
+else:
+    open(readme, "w").write(new)
+PY
+    ;;
+  *) echo "validation_table: unknown mode $MODE" >&2; exit 2 ;;
+esac
