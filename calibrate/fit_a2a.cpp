@@ -58,6 +58,18 @@ A2AFitResult fit_a2a_backend(const std::string& backend, const FabricProfile& ba
   std::vector<size_t> free_idx;
   for (size_t j = 0; j < np; ++j)
     if (fitted[j]) free_idx.push_back(j);
+  // Fewer rows than free parameters: least squares would return some of them at their lower
+  // bound (0) as if measured (issue 28: a two-row fit gave three zeros without a word).
+  if (opt.refuse_underdetermined && rows.size() < free_idx.size()) {
+    std::string names;
+    for (size_t j : free_idx) names += (names.empty() ? "" : ", ") + specs[j].name;
+    throw InputError(rows.front().file, "a2a." + backend,
+                     std::to_string(rows.size()) + " measured rows for " +
+                         std::to_string(free_idx.size()) + " free parameters (" + names +
+                         "): the fit is under-determined; add rows (other token counts, EP "
+                         "sizes or phases) or hold parameters with --fix " +
+                         backend + ".PARAM=VALUE");
+  }
 
   std::vector<std::vector<Routing>> routings;
   for (const auto& r : rows) routings.push_back(sample_row_routings(r, opt.samples, opt.seed));

@@ -21,6 +21,9 @@ struct A2AFitOptions {
   uint64_t seed = 1;
   int max_iterations = 40;
   std::map<std::string, double> fixed;  // parameter → value held (overrides fitted_by_default)
+  // Fewer rows than free parameters is an input error; a cross-check (an --alternate file fitted
+  // on its own and compared) still runs, its report marking what it could not identify.
+  bool refuse_underdetermined = true;
 };
 
 struct A2AFitResult {

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <set>
 
+#include "calibrate/fabric_fit_inputs.hpp"
 #include "calibrate/fit_link.hpp"
 #include "calibrate/measurement.hpp"
 #include "calibrate/normal_rdma_rows.hpp"
@@ -110,6 +111,10 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
   if (opt.transport != "srd" && opt.transport != "rc")
     throw InputError("<command line>", "--transport", "\"srd\" or \"rc\"");
   const std::vector<JsonNode> docs = load_all(opt.files), alts = load_all(opt.alternates);
+  // Everything missing at once, with the published files that can stand in for it.
+  std::vector<std::string> backends;
+  for (const auto& [b, rows] : rows_by_backend(docs)) backends.push_back(b);
+  require_fit_inputs(docs, backends);
   FabricProfile p;
   p.file = "<fit of " + opt.name + ">";
   p.name = opt.name;
@@ -214,6 +219,7 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
     const std::string f = provenance_path(d.file());
     for (auto& [backend, rows] : rows_by_backend({d})) {
       A2AFitOptions o = opt.a2a;
+      o.refuse_underdetermined = false;  // a cross-check; its report says what it identified
       if (auto fx = opt.fixed.find(backend); fx != opt.fixed.end()) o.fixed = fx->second;
       A2AFitResult r = fit_a2a_backend(backend, p, backend_settings(backend, docs), rows, o);
       alt_fit[f][backend] = {{"block", r.block}, {"report", r.report}};
@@ -266,6 +272,22 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
                   {"notes", notes},
                   {"date", "omitted so that regeneration is byte-identical; see git history"}};
   return p;
+}
+
+std::vector<std::string> unidentified_parameters(const FabricProfile& p) {
+  std::vector<std::string> out;
+  if (!p.fit.is_object() || !p.fit.contains("a2a")) return out;
+  for (const auto& [backend, rep] : p.fit["a2a"].items()) {
+    if (!rep.is_object() || !rep.contains("parameters")) continue;
+    for (const auto& [name, v] : rep["parameters"].items())
+      if (v.is_object() && v.value("identified", true) == false)
+        out.push_back("a2a." + backend + "." + name + " = " + fmt(v.value("value", 0.0)) +
+                      " is not identified by the rows (no row's time depends on it at the fit, so "
+                      "it stays at its start, the lower bound); add rows that exercise it, or hold "
+                      "it with --fix " +
+                      backend + "." + name + "=VALUE");
+  }
+  return out;
 }
 
 }  // namespace pdsim

@@ -19,6 +19,10 @@ struct ProfileFitOptions {
 };
 
 FabricProfile fit_fabric_profile(const ProfileFitOptions& opt);
+// One line per all-to-all parameter the fit's rows did not identify (its report's "identified":
+// false: held at its lower bound because no row's slowest path depends on it), saying so and what
+// to do; `pdsim calibrate fit` prints them as warnings. Empty when every fitted one is identified.
+std::vector<std::string> unidentified_parameters(const FabricProfile& p);
 
 // A path as recorded in provenance: relative to data_root() when under it (so regenerating the
 // profile elsewhere gives the same bytes), else as given.

@@ -98,6 +98,8 @@ PDSIM_CLI_COMMAND(
           if (a->fit.name.empty()) a->fit.name = std::filesystem::path(a->out).stem().string();
           pdsim::FabricProfile p = pdsim::fit_fabric_profile(a->fit);
           pdsim::write_file_atomic(a->out, pdsim::fabric_profile_to_json(p).dump(2) + "\n");
+          for (const auto& w : pdsim::unidentified_parameters(p))
+            std::cout << "warning: " << w << "\n";
           std::cout << "wrote " << a->out << "\n";
           return 0;
         }

@@ -52,6 +52,11 @@ expect validate-scenario-workload 0 "warning: workload differs, request_rate" --
 # header counts the warnings, each is a line, and the overlay keeps them (fit.warnings).
 expect fit-quality 0 "warning (at_bound): serving.decode.host_us_per_iteration = 30000.0000 is on the end of its range" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --no-loo -o "$T/fq.json"
 expect fit-quality-header 0 "warnings on its quality (below)" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --no-loo -o "$T/fq.json"
+# A fabric fit from a user's own DeepEP output alone names everything else it needs at once,
+# with the published files that can stand in (issue 28: one missing input per attempt before).
+"$PDSIM" calibrate import "$SRC/tests/data/formats/deepep_low_latency.txt" --format deepep --instance-type p5en.48xlarge --param backend=cpu-proxy --param ep=16 --param num_experts=256 -o "$T/ll.json" >/dev/null
+expect fabric-fit-missing 2 "5 inputs the fit needs, from your own measurements or a published file" -- "$PDSIM" calibrate fit "$T/ll.json" --transport srd -o "$T/prof.json"
+expect fabric-fit-stand-in 2 "5. a \"proxy_path\" measurement (UCCL-EP's proxy threads and FIFO) for backend 'cpu-proxy'; published: calibrate/published/uccl-blog-proxy-path.json" -- "$PDSIM" calibrate fit "$T/ll.json" --transport srd -o "$T/prof.json"
 expect validate-set 0 "reasoning-parser artefact" -- "$PDSIM" validate "$VS"
 cp "$VS" "$T/set.json"
 expect set-missing-file 2 "field 'runs[0].scenario': an existing file" -- "$PDSIM" validate "$T/set.json"

@@ -4,6 +4,7 @@
 #include "calibrate/fit_a2a.hpp"
 #include "sim/fabric/linear_a2a_backend.hpp"
 #include "tests/unit/fabric_test_profile.hpp"
+#include "tests/unit/test_support.hpp"
 
 namespace pdsim {
 namespace {
@@ -86,6 +87,29 @@ TEST(CalibrateFitA2a, RecoversCpuProxyAndBatchedParameters) {
   // exchange shifts dispatch, the wire binds EP ≥ 16.
   expect_recovers(testing::hand_profile(), "cpu-proxy", proxy, {8, 16, 32});
   expect_recovers(testing::hand_profile(), "batched-proxy", Json::object(), {8, 16, 32});
+}
+
+// ibgda has five free parameters (dispatch and combine latency, issue and NVLink cost per message,
+// wire time factor; fixed_us held): two rows (EP16 dispatch and combine) cannot determine them,
+// and the fit says so instead of returning some at 0. An --alternate cross-check still runs.
+TEST(CalibrateFitA2a, FewerRowsThanParametersIsRefused) {
+  FabricProfile p = testing::hand_profile();
+  auto truth = A2ABackendRegistry::instance().create("ibgda", "test", "backend", p);
+  const auto rows = synthetic_rows(*truth, {16});
+  A2AFitOptions o;
+  o.samples = 4;
+  const std::string m =
+      testing::input_error_of([&] { fit_a2a_backend("ibgda", p, Json::object(), rows, o); });
+  EXPECT_NE(m.find("synthetic.json: field 'a2a.ibgda': 2 measured rows for 5 free parameters "
+                   "(dispatch_latency_us, combine_latency_us, issue_us_per_msg, "
+                   "nvlink_us_per_msg, wire_time_factor): the fit is under-determined"),
+            std::string::npos)
+      << m;
+  o.refuse_underdetermined = false;
+  EXPECT_NO_THROW(fit_a2a_backend("ibgda", p, Json::object(), rows, o));
+  o.refuse_underdetermined = true;
+  o.fixed = {{"issue_us_per_msg", 0}, {"nvlink_us_per_msg", 0}, {"wire_time_factor", 1}};
+  EXPECT_NO_THROW(fit_a2a_backend("ibgda", p, Json::object(), rows, o));  // two left, two rows
 }
 
 }  // namespace

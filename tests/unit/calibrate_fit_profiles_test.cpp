@@ -6,8 +6,10 @@
 
 #include <cmath>
 
+#include "calibrate/fabric_fit_inputs.hpp"
 #include "calibrate/fit_collective.hpp"
 #include "calibrate/fit_profile.hpp"
+#include "calibrate/measurement.hpp"
 #include "sim/core/data_path.hpp"
 
 namespace pdsim {
@@ -117,6 +119,33 @@ TEST(CalibrateFitProfiles, NcclEfaCollectiveEqualsItsFit) {
     EXPECT_LE(std::abs(r["busbw_error_pct"].get<double>()), 5.0) << r["row"];
   }
   EXPECT_EQ(large, 15);  // 5 sizes x 2 placements on p5, 5 sizes on p5en
+}
+
+// A user's own all-to-all rows alone: every other input the fit needs is named at once, each
+// with the published files the fit's own readers accept for it (issue 28: one at a time before).
+TEST(CalibrateFitInputs, EveryMissingInputAtOnceWithItsStandIns) {
+  const std::vector<JsonNode> docs = {
+      load_measurement(data_root() + "/calibrate/published/uccl-ep-p5en-ll.json")};
+  const auto unmet = unmet_fit_inputs(docs, {"cpu-proxy"});
+  ASSERT_EQ(unmet.size(), 5u);
+  EXPECT_EQ(unmet[0].what.rfind("a \"pingpong\" measurement for rdma_alpha_us", 0), 0u);
+  EXPECT_EQ(unmet[0].stand_ins,
+            (std::vector<std::string>{"calibrate/published/fi-pingpong-efa.json",
+                                      "calibrate/published/uccl-blog-rtt-efa.json",
+                                      "calibrate/published/uccl-blog-rtt-roce.json"}));
+  EXPECT_EQ(unmet[1].stand_ins,
+            (std::vector<std::string>{"calibrate/published/mooncake-efa-p5en.json",
+                                      "calibrate/published/roce-v2-framing.json"}));
+  EXPECT_EQ(unmet[2].stand_ins,
+            std::vector<std::string>{"calibrate/published/nccl-allreduce-p5en.json"});
+  EXPECT_EQ(unmet[4].stand_ins,
+            std::vector<std::string>{"calibrate/published/uccl-blog-proxy-path.json"});
+  // With those added, nothing is missing.
+  std::vector<JsonNode> all = docs;
+  for (const char* f : {"fi-pingpong-efa", "mooncake-efa-p5en", "nccl-allreduce-p5en",
+                        "uccl-ep-p5en-normal", "uccl-blog-proxy-path"})
+    all.push_back(load_measurement(data_root() + "/calibrate/published/" + f + ".json"));
+  EXPECT_TRUE(unmet_fit_inputs(all, {"cpu-proxy"}).empty());
 }
 
 }  // namespace
