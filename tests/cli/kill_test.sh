@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SIGKILL at random points of `calibrate serving`, `validate` and `sweep merge` (issue 31; `run`
-# is in output_unit_test.sh, `sweep` resume in sweep_test.sh): each output is always the complete
-# old one or the complete new one, never a mix, a torn file or nothing. TRIALS kills per command,
-# at delays spread over the command's own wall time.
+# is in output_unit_test.sh): each output is always the complete old one or the complete new one,
+# never a mix, a torn file or nothing. A `sweep` appends a line per point as it finishes, so a
+# killed sweep leaves a prefix of the whole run's lines (never a torn or foreign line), and its
+# resume completes the file byte-identical to an uninterrupted run. TRIALS kills per command, at
+# delays spread over the command's own wall time.
 # Usage: tests/cli/kill_test.sh PDSIM SOURCE_DIR [TRIALS]
 set -u
 PDSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); SRC=$2; TRIALS=${3:-20}
@@ -61,4 +63,37 @@ printf '{"base": "%s", "grid": {"workload.request_rate": [0.5, 1, 2, 4]}, "set":
 kills sweep-merge "$T/all.jsonl" \
   "$PDSIM" sweep merge "$T/s1.jsonl" -o "$T/all.jsonl" -- \
   "$PDSIM" sweep merge "$T/s1.jsonl" "$T/s2.jsonl" -o "$T/all.jsonl"
+# sweep_kills NAME SWEEP: an uninterrupted run, then TRIALS runs killed at random points, each
+# checked (its lines a prefix of the whole run's) and resumed to the whole file.
+sweep_kills() {
+  local name=$1 sweep=$2 full=$T/$1.full.jsonl r=$T/$1.jsonl
+  local s0 s1; s0=$(date +%s%N)
+  "$PDSIM" sweep "$sweep" --results "$full" --jobs 2 --progress off >/dev/null 2>&1 ||
+    { bad "$name: the sweep failed"; return; }
+  s1=$(date +%s%N)
+  local wall_ms=$(( (s1 - s0) / 1000000 )) n_lines; n_lines=$(wc -l < "$full")
+  local i delay_ms pid kept total=0
+  for i in $(seq 1 "$TRIALS"); do
+    rm -f "$r" "$T/.$name.jsonl.lock"
+    delay_ms=$(( RANDOM % (wall_ms + 20) ))
+    "$PDSIM" sweep "$sweep" --results "$r" --jobs 2 --progress off >/dev/null 2>&1 &
+    pid=$!
+    sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+    kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    pkill -9 -P "$pid" 2>/dev/null
+    kept=0; [ -f "$r" ] && kept=$(wc -l < "$r")
+    total=$((total + kept))
+    if [ -f "$r" ] && ! cmp -s "$r" <(head -n "$kept" "$full"); then
+      bad "$name: kill $i after ${delay_ms} ms left lines that are not the run's first $kept"
+      continue
+    fi
+    "$PDSIM" sweep "$sweep" --results "$r" --jobs 2 --progress off >/dev/null 2>&1 ||
+      { bad "$name: the resume after kill $i failed"; continue; }
+    if cmp -s "$r" "$full"; then ok; else bad "$name: the resume after kill $i differs from the whole run"; fi
+  done
+  echo "$name: $TRIALS kills ($total of $((TRIALS * n_lines)) lines kept; wall ${wall_ms} ms)"
+}
+printf '{"base": "%s", "grid": {"workload.request_rate": [0.5, 1, 2, 4, 8, 16]}, "set": {"workload.num_prompts": 8}}' \
+  "$SRC/scenarios/glm51-2p2d-efa-quick.json" > "$T/swk.json"
+sweep_kills sweep "$T/swk.json"
 finish kill_test
