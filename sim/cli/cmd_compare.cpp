@@ -15,6 +15,7 @@
 #include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
+#include "sim/cli/workload_options.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
@@ -27,6 +28,7 @@ struct CompareOptions {
   std::string a, b, out = "out/compare";
   std::optional<uint64_t> seed;
   std::vector<std::string> sets, reports;
+  std::vector<std::string> workload;  // bench_serving flags, as --set after `sets`
   pdsim::cli::OverlayOptions fitted;
 };
 }  // namespace
@@ -41,12 +43,14 @@ PDSIM_CLI_COMMAND(
       app.add_option("--seed", o->seed, "random seed for both (default: each scenario's)")
           ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a field in both scenarios: dotted.path=value");
+      pdsim::cli::add_workload_flags(app, o->workload);
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
       pdsim::cli::add_overlay_options(app, o->fitted);
       return [o] {
         using namespace pdsim;
         for (const auto& f : o->reports) check_report_path(f);
+        o->sets.insert(o->sets.end(), o->workload.begin(), o->workload.end());
         // Both scenarios are validated before either is simulated.
         Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->fitted.overlays),
                  sb = load_run_scenario(o->b, o->sets, o->seed, o->fitted.overlays);

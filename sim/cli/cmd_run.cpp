@@ -14,6 +14,7 @@
 #include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
+#include "sim/cli/workload_options.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
@@ -26,6 +27,7 @@ struct RunOptions {
   std::string scenario, out;
   std::optional<uint64_t> seed;
   std::vector<std::string> sets, reports;
+  std::vector<std::string> workload;  // bench_serving flags, as --set after `sets`
   pdsim::cli::OverlayOptions fitted;
 };
 }  // namespace
@@ -39,11 +41,13 @@ PDSIM_CLI_COMMAND(
       app.add_option("--seed", o->seed, "random seed (default: the scenario's)")
           ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a scenario field: dotted.path=value");
+      pdsim::cli::add_workload_flags(app, o->workload);
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
       pdsim::cli::add_overlay_options(app, o->fitted);
       return [o] {
         for (const auto& f : o->reports) pdsim::check_report_path(f);
+        o->sets.insert(o->sets.end(), o->workload.begin(), o->workload.end());
         const pdsim::Scenario s =
             pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);

@@ -20,6 +20,11 @@ expect progress-lines 0 "simulations: 4/4 (100 %), done in 0m" -- "$PDSIM" compa
 "$PDSIM" compare "$S" "$S" --seeds 2 --progress lines --out "$T/pl1" 2>/dev/null | sed "s|$T/pl1|X|" > "$T/pl1.txt"
 "$PDSIM" compare "$S" "$S" --seeds 2 --progress off --out "$T/pl2" 2>/dev/null | sed "s|$T/pl2|X|" > "$T/pl2.txt"
 if cmp -s "$T/pl1.txt" "$T/pl2.txt"; then ok; else bad "progress-stdout: stdout differs with --progress"; fi
+# bench_serving's own workload flags on run/compare, derived from the workload declarations and
+# applied after --set (the flag wins); a bad value is reported against the field it sets.
+expect workload-flags 0 "Successful requests:                     4" -- "$PDSIM" run "$S" --set workload.num_prompts=9 --num-prompts 4 --request-rate inf --random-output-len 50 --out "$T/wf"
+expect workload-flags-resolved 0 '"output_len": 50' -- cat "$T/wf/scenario.resolved.json"
+expect workload-flag-bad 2 "field 'workload.num_prompts': expected a positive integer, got -3" -- "$PDSIM" compare "$S" "$S" --num-prompts -3 --out "$T/wfc"
 expect unknown-set-path 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" run "$S" --set decode.bogus=1 --out "$T/a"
 expect negative-rate 2 "field 'workload.request_rate': expected a positive number" -- "$PDSIM" run "$S" --set workload.request_rate=-0.4 --out "$T/a"
 expect wrong-type 2 "field 'decode.dp': expected an integer, got string" -- "$PDSIM" run "$S" --set decode.dp=abc --out "$T/a"
