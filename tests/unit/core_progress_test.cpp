@@ -28,15 +28,20 @@ struct Capture {
   }
 };
 
+// `n` tasks finishing `step_s` apart on the test clock `t`.
+void finish_tasks(Progress& p, double& t, int n, double step_s) {
+  for (int i = 0; i < n; ++i) {
+    t += step_s;
+    p.advance();
+  }
+}
+
 TEST(Progress, LinesModeWritesEachTenthThenTheClosingLine) {
   Capture c;
   double t = 0;
   {
     Progress p("seeds", ProgressMode::lines, 20, c.f, [&] { return t; });
-    for (int i = 0; i < 20; ++i) {
-      t += 1;
-      p.advance();
-    }
+    finish_tasks(p, t, 20, 1.0);
   }
   // A tenth is 2 tasks; at done = 2 (t = 2 s) the ETA is 2 s / 2 × 18 = 18 s. No line at 20/20
   // from advance: the closing line says "done in" the elapsed 20 s.
@@ -76,10 +81,7 @@ TEST(Progress, BarStaysQuietForWorkUnderASecond) {
   double t = 0;
   {
     Progress p("x", ProgressMode::bar, 4, c.f, [&] { return t; });
-    for (int i = 0; i < 4; ++i) {
-      t += 0.2;
-      p.advance();
-    }
+    finish_tasks(p, t, 4, 0.2);
   }
   EXPECT_EQ(c.text(), "");
 }
