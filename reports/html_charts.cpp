@@ -1,26 +1,29 @@
 #include "reports/html_charts.hpp"
 
+#include <cmath>
 #include <map>
 #include <set>
+
+#include "reports/report_colours.hpp"
 
 namespace pdsim {
 namespace {
 
-// Okabe–Ito colour-blind-safe palette, then a few extra distinct hues.
-const std::vector<std::string>& palette() {
-  static const std::vector<std::string> p = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
-                                             "#56B4E9", "#F0E442", "#000000", "#8C564B", "#7F7F7F"};
-  return p;
-}
 std::string colour(size_t i) {
-  return palette()[i % palette().size()];
+  return report_palette()[i % report_palette().size()];
+}
+// The series' own colour when the caller gave one, else the palette's i-th.
+std::string colour_of(const std::vector<std::string>& colours, size_t i) {
+  return i < colours.size() ? colours[i] : colour(i);
 }
 
-Json axis(const std::string& title, const std::string& type = "linear") {
+}  // namespace
+
+Json chart_axis(const std::string& title, const std::string& type) {
   return {{"type", type}, {"title", {{"display", true}, {"text", title}}}};
 }
 
-Json options(const Json& x, const Json& y, bool legend = true) {
+Json chart_options(const Json& x, const Json& y, bool legend) {
   return {{"parsing", true},
           {"scales", {{"x", x}, {"y", y}}},
           {"plugins", {{"legend", {{"display", legend}}}}}};
@@ -30,46 +33,52 @@ Json xy(double x, double y) {
   return {{"x", x}, {"y", y}};
 }
 
-}  // namespace
-
-Json itl_cdf_chart(const Named<std::vector<CdfPoint>>& series) {
+Json itl_cdf_chart(const Named<std::vector<CdfPoint>>& series,
+                   const std::vector<std::string>& colours) {
   Json ds = Json::array();
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
     for (const auto& p : series[i].second) pts.push_back(xy(p.x, p.fraction));
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)},
+                  {"borderColor", colour_of(colours, i)},
+                  {"backgroundColor", colour_of(colours, i)},
                   {"stepped", "after"},
                   {"pointRadius", 0},
                   {"borderWidth", 2}});
   }
-  Json y = axis("fraction of ITL samples ≤ x");
+  Json y = chart_axis("fraction of ITL samples ≤ x");
   y["min"] = 0;
   y["max"] = 1;
-  return {
-      {"type", "line"}, {"data", {{"datasets", ds}}}, {"options", options(axis("ITL (ms)"), y)}};
+  return {{"type", "line"},
+          {"data", {{"datasets", ds}}},
+          {"options", chart_options(chart_axis("ITL (ms)"), y)}};
 }
 
-Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series) {
+Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series,
+                    const std::vector<std::string>& colours) {
   Json ds = Json::array();
+  double smallest = 1;
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
-    for (const auto& p : series[i].second)
-      if (p.fraction < 1) pts.push_back(xy(p.x, 1 - p.fraction));
+    for (const auto& p : series[i].second) {
+      pts.push_back(xy(p.x, p.fraction));
+      smallest = std::min(smallest, p.fraction);
+    }
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)},
-                  {"stepped", "after"},
+                  {"borderColor", colour_of(colours, i)},
+                  {"backgroundColor", colour_of(colours, i)},
                   {"pointRadius", 0},
                   {"borderWidth", 2}});
   }
-  return {
-      {"type", "line"},
-      {"data", {{"datasets", ds}}},
-      {"options", options(axis("ITL (ms)"), axis("fraction of ITL samples > x", "logarithmic"))}};
+  // The axis reaches the decade below the rarest point (the worst sample of the longest run).
+  Json y = chart_axis("fraction of ITL samples ≥ x", "logarithmic");
+  y["min"] = std::pow(10.0, std::floor(std::log10(smallest)));
+  y["max"] = 1;
+  return {{"type", "line"},
+          {"data", {{"datasets", ds}}},
+          {"options", chart_options(chart_axis("ITL (ms)"), y)}};
 }
 
 Json breakdown_chart(const Named<std::vector<BreakdownTerm>>& runs) {
@@ -90,17 +99,18 @@ Json breakdown_chart(const Named<std::vector<BreakdownTerm>>& runs) {
         if (t.name == terms[k]) us = t.us;
       vals.push_back(us);
     }
-    ds.push_back({{"label", terms[k]}, {"data", vals}, {"backgroundColor", colour(k)}});
+    ds.push_back({{"label", terms[k]}, {"data", vals}, {"backgroundColor", term_colour(terms[k])}});
   }
   Json x = {{"stacked", true}};
-  Json y = axis("µs per decode forward");
+  Json y = chart_axis("µs per decode forward");
   y["stacked"] = true;
   return {{"type", "bar"},
           {"data", {{"labels", labels}, {"datasets", ds}}},
-          {"options", options(x, y)}};
+          {"options", chart_options(x, y)}};
 }
 
-Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
+Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series,
+                       const std::vector<std::string>& colours) {
   Json ds = Json::array();
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
@@ -116,20 +126,21 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series) {
     }
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)},
+                  {"borderColor", colour_of(colours, i)},
+                  {"backgroundColor", colour_of(colours, i)},
                   {"pointRadius", 1.5},
                   {"borderWidth", 3},
                   {"spanGaps", false}});
   }
-  Json y = axis("request id");
+  Json y = chart_axis("request id");
   y["min"] = -1;
   return {{"type", "line"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("time since the first request (s)"), y)}};
+          {"options", chart_options(chart_axis("time since the first request (s)"), y)}};
 }
 
-Json kv_duration_chart(const Named<std::vector<KvSpan>>& series) {
+Json kv_duration_chart(const Named<std::vector<KvSpan>>& series,
+                       const std::vector<std::string>& colours) {
   Json ds = Json::array();
   for (size_t i = 0; i < series.size(); ++i) {
     Json pts = Json::array();
@@ -137,15 +148,15 @@ Json kv_duration_chart(const Named<std::vector<KvSpan>>& series) {
       pts.push_back(xy(s.start_s, (s.end_s - s.start_s) * 1e3));
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour(i)},
-                  {"backgroundColor", colour(i)},
+                  {"borderColor", colour_of(colours, i)},
+                  {"backgroundColor", colour_of(colours, i)},
                   {"pointRadius", 2.5}});
   }
-  Json y = axis("KV transfer time (ms)");
+  Json y = chart_axis("KV transfer time (ms)");
   y["beginAtZero"] = true;
   return {{"type", "scatter"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("transfer start (s since the first request)"), y)}};
+          {"options", chart_options(chart_axis("transfer start (s since the first request)"), y)}};
 }
 
 Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::string& metric,
@@ -183,7 +194,8 @@ Json vs_rate_chart(const std::vector<SweepResultPoint>& points, const std::strin
   }
   return {{"type", "line"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("request rate (req/s)"), axis(y_label), order.size() <= 16)}};
+          {"options", chart_options(chart_axis("request rate (req/s)"), chart_axis(y_label),
+                                    order.size() <= 16)}};
 }
 
 Json pareto_chart(const std::vector<SweepResultPoint>& points,
@@ -210,7 +222,8 @@ Json pareto_chart(const std::vector<SweepResultPoint>& points,
                 {"pointRadius", 3}});
   return {{"type", "scatter"},
           {"data", {{"datasets", ds}}},
-          {"options", options(axis("mean TPOT (ms)"), axis("output tokens/s per GPU"))}};
+          {"options",
+           chart_options(chart_axis("mean TPOT (ms)"), chart_axis("output tokens/s per GPU"))}};
 }
 
 }  // namespace pdsim

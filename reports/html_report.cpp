@@ -45,8 +45,8 @@ void write_report_doc(const ReportDoc& doc, const std::string& path) {
   write_file_atomic(path, render_report_doc(doc, path));
 }
 
-void write_run_report(const std::string& path, const SimResults& r, const Json& summary) {
-  write_report_doc(run_report_doc({{r.scenario_name, &r, summary}}), path);
+void write_run_report(const std::string& path, const RunView& run) {
+  write_report_doc(run_report_doc({run}), path);
 }
 
 void write_compare_report(const std::string& path, const RunView& a, const RunView& b) {

@@ -16,7 +16,9 @@ namespace pdsim {
 struct RunView {
   std::string name;
   const SimResults* results = nullptr;
-  Json summary;  // bench_summary(*results)
+  Json summary;          // bench_summary(*results)
+  Json seeds = nullptr;  // this run's seed_intervals entry (sim/sweep/seed_intervals.hpp), or null
+  Json intervals = nullptr;  // its prediction_intervals (sim/fit/parameter_samples.hpp), or null
 };
 
 // One run (one view) or a comparison (two views: A then B, deltas B − A).
@@ -31,7 +33,7 @@ ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& fi
 std::string render_report_doc(const ReportDoc& doc, const std::string& path);
 void write_report_doc(const ReportDoc& doc, const std::string& path);
 
-void write_run_report(const std::string& path, const SimResults& r, const Json& summary);
+void write_run_report(const std::string& path, const RunView& run);
 void write_compare_report(const std::string& path, const RunView& a, const RunView& b);
 void write_sweep_report(const std::vector<Json>& lines, const std::string& path);
 

@@ -5,13 +5,25 @@
 #include "reports/breakdown.hpp"
 #include "reports/html_charts.hpp"
 #include "reports/html_report.hpp"
+#include "reports/html_run_sections.hpp"
+#include "reports/report_colours.hpp"
 #include "sim/core/stats.hpp"
 #include "sim/core/units.hpp"
 
 namespace pdsim {
 namespace {
 
-constexpr size_t kCdfPoints = 1000;  // enough for a smooth curve; the tail keeps the maximum
+constexpr size_t kCdfPoints = 1000;       // enough for a smooth curve; the tail keeps the maximum
+constexpr int kTailPointsPerDecade = 40;  // the tail chart's resolution in 1 − F
+
+// The run's fabric profile name from its resolved scenario ("" when absent).
+std::string fabric_of(const RunView& r) {
+  const Json& s = r.results ? r.results->resolved_scenario : Json();
+  if (s.is_object() && s.contains("fabric") && s.at("fabric").is_object() &&
+      s.at("fabric").contains("profile") && s.at("fabric").at("profile").is_string())
+    return s.at("fabric").at("profile").get<std::string>();
+  return "";
+}
 
 Json num_or_null(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
@@ -147,30 +159,39 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs) {
     if (!runs.empty() && runs[0].results)
       d.subtitle = "Seed " + std::to_string(runs[0].results->seed) + ".";
   }
-  Named<std::vector<CdfPoint>> cdf;
+  Named<std::vector<CdfPoint>> cdf, tail;
   Named<std::vector<BreakdownTerm>> terms;
   Named<std::vector<KvSpan>> kv;
+  std::vector<std::string> fabrics;
   for (const auto& r : runs) {
-    cdf.push_back({r.name, ecdf(pooled_itl_ms(*r.results), kCdfPoints)});
+    const std::vector<double> itl = pooled_itl_ms(*r.results);
+    cdf.push_back({r.name, ecdf(itl, kCdfPoints)});
+    tail.push_back({r.name, tail_points(itl, kTailPointsPerDecade)});
     terms.push_back({r.name, forward_terms(r.summary)});
     kv.push_back({r.name, kv_spans(*r.results)});
+    fabrics.push_back(fabric_of(r));
   }
+  const std::vector<std::string> colours = run_colours(fabrics);
   d.charts.push_back({"itl-cdf", "ITL CDF",
                       "Gaps between streamed chunks, pooled over requests (a speculative chunk "
                       "carries several tokens).",
-                      itl_cdf_chart(cdf)});
-  d.charts.push_back(
-      {"itl-tail", "ITL tail", "Fraction of ITL samples above x, log scale.", itl_tail_chart(cdf)});
+                      itl_cdf_chart(cdf, colours)});
+  d.charts.push_back({"itl-tail", "ITL tail",
+                      "Fraction of ITL samples at or above x, log scale, to the worst sample.",
+                      itl_tail_chart(tail, colours)});
   d.charts.push_back({"breakdown", "Per-forward time breakdown",
                       "Mean µs per decode forward, by term (summary pdsim.forward_breakdown_us).",
                       breakdown_chart(terms)});
   d.charts.push_back({"kv-timeline", "KV-transfer timeline",
                       "Each request's KV-cache transfer from its start to its end.",
-                      kv_timeline_chart(kv)});
+                      kv_timeline_chart(kv, colours)});
   d.charts.push_back({"kv-duration", "KV-transfer time",
                       "Each transfer's duration at its start time (s since the first request).",
-                      kv_duration_chart(kv)});
+                      kv_duration_chart(kv, colours)});
   d.tables = {metrics_table(runs), itl_table(runs), breakdown_table(runs), kv_table(runs)};
+  add_time_series_sections(d, runs, colours);
+  add_tail_sections(d, runs);
+  add_interval_sections(d, runs, colours);
   return d;
 }
 

@@ -37,6 +37,32 @@ std::vector<CdfPoint> ecdf(std::vector<double> samples, size_t max_points) {
   return out;
 }
 
+std::vector<CdfPoint> tail_points(std::vector<double> samples, int per_decade) {
+  std::vector<CdfPoint> out;
+  const size_t n = samples.size();
+  if (n == 0 || per_decade <= 0) return out;
+  std::sort(samples.begin(), samples.end());
+  const double dn = static_cast<double>(n);
+  // Levels of the fraction ≥ x: 1, 10^(−1/k), … while above 1/n; then the maximum.
+  std::vector<size_t> counts;  // samples at or above the point
+  for (int k = 0;; ++k) {
+    const double level = std::pow(10.0, -static_cast<double>(k) / per_decade);
+    const auto c = static_cast<size_t>(std::ceil(level * dn - 1e-9));
+    if (c <= 1) break;
+    if (counts.empty() || c < counts.back()) counts.push_back(c);
+  }
+  counts.push_back(1);
+  for (size_t c : counts) {
+    const double x = samples[n - c];
+    // Every sample equal to x counts: from the first of its ties.
+    const auto first = std::lower_bound(samples.begin(), samples.end(), x) - samples.begin();
+    const CdfPoint p{x, (dn - static_cast<double>(first)) / dn};
+    if (!out.empty() && out.back().x == p.x) continue;
+    out.push_back(p);
+  }
+  return out;
+}
+
 std::vector<KvSpan> kv_spans(const SimResults& r) {
   std::vector<KvSpan> out;
   for (const auto& q : r.requests)

@@ -22,6 +22,11 @@ struct CdfPoint {
 // min(n, max_points) (every sample when n ≤ max_points; the maximum always), equal x merged
 // keeping the larger fraction.
 std::vector<CdfPoint> ecdf(std::vector<double> samples, size_t max_points);
+// The tail of `samples` for a log axis, to the worst sample: points (x, fraction of samples
+// ≥ x) at the samples where that fraction first drops below 1, 10^(−1/k), 10^(−2/k), … (k =
+// per_decade), the last at the maximum (fraction count_of_max / n, never 0). Ties are exact:
+// the fraction counts every sample equal to x.
+std::vector<CdfPoint> tail_points(std::vector<double> samples, int per_decade);
 
 struct KvSpan {
   int request_id = 0;

@@ -94,7 +94,8 @@ PDSIM_CLI_COMMAND(
         out.commit();
         bar.reset();
         for (const auto& f : o->reports)
-          write_compare_report(f, {names[0], &ra, suma}, {names[1], &rb, sumb});
+          write_compare_report(f, {names[0], &ra, suma, seeds.empty() ? Json() : seeds[0], ia},
+                               {names[1], &rb, sumb, seeds.empty() ? Json() : seeds[1], ib});
         std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names);
         if (o->fitted.param_samples > 0)
           std::cout << prediction_interval_text(suma, ia, names[0])

@@ -72,7 +72,9 @@ PDSIM_CLI_COMMAND(
         }
         out.commit();
         bar.reset();
-        for (const auto& f : o->reports) pdsim::write_run_report(f, r, summary);
+        for (const auto& f : o->reports)
+          pdsim::write_run_report(
+              f, {r.scenario_name, &r, summary, seeds.empty() ? pdsim::Json() : seeds.front(), iv});
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
                   << pdsim::tail_attribution_text(summary);
         if (o->fitted.param_samples > 0)

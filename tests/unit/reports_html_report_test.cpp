@@ -176,15 +176,22 @@ TEST(ReportsHtmlRun, TablesOfOneRun) {
   EXPECT_TRUE(contains(csv, "itl_percentiles,0,samples,5\nitl_percentiles,0,p50,250.0\n")) << csv;
   EXPECT_TRUE(contains(csv, "forward_breakdown,5,term,total\nforward_breakdown,5,hand,1600.0\n"))
       << csv;
-  // Charts: CDF points, stacked bar values in term order, the KV segment.
-  ASSERT_EQ(d.charts.size(), 5u);
+  // Charts: CDF points, stacked bar values in term order, the KV segment; then the three time
+  // series (no tail attribution: the fixture's summary has no tail block).
+  ASSERT_EQ(d.charts.size(), 8u);
+  EXPECT_EQ(d.charts[5].id, "decode-batch");
   EXPECT_EQ(d.charts[4].config["data"]["datasets"][0]["data"],
             Json::parse(R"([{"x":1.25,"y":125.0}])"));
   EXPECT_EQ(
       d.charts[0].config["data"]["datasets"][0]["data"],
       Json::parse(
           R"([{"x":125.0,"y":0.2},{"x":250.0,"y":0.6},{"x":375.0,"y":0.8},{"x":500.0,"y":1.0}])"));
-  EXPECT_EQ(d.charts[1].config["data"]["datasets"][0]["data"].size(), 3u);  // 1 − F > 0 only
+  // Tail: fraction of samples ≥ x, the two 250s counted together, down to the maximum at 1/5.
+  EXPECT_EQ(
+      d.charts[1].config["data"]["datasets"][0]["data"],
+      Json::parse(
+          R"([{"x":125.0,"y":1.0},{"x":250.0,"y":0.8},{"x":375.0,"y":0.4},{"x":500.0,"y":0.2}])"));
+  EXPECT_EQ(d.charts[1].config["options"]["scales"]["y"]["min"], 0.1);  // the decade below 1/5
   EXPECT_EQ(d.charts[2].config["data"]["datasets"][0]["label"], "moe_compute");
   EXPECT_EQ(d.charts[2].config["data"]["datasets"][0]["data"], Json::array({500.0}));
   EXPECT_EQ(d.charts[3].config["data"]["datasets"][0]["data"],
@@ -242,17 +249,17 @@ TEST(ReportsHtmlPage, WritesByExtension) {
   std::filesystem::remove_all(dir);
   const SimResults r = hand_results();
   const Json s = bench_summary(r);
-  write_run_report(dir + "/r.html", r, s);
-  write_run_report(dir + "/r.md", r, s);
-  write_run_report(dir + "/r.csv", r, s);
+  write_run_report(dir + "/r.html", {r.scenario_name, &r, s});
+  write_run_report(dir + "/r.md", {r.scenario_name, &r, s});
+  write_run_report(dir + "/r.csv", {r.scenario_name, &r, s});
   const std::string html = read_file(dir + "/r.html");
   EXPECT_TRUE(contains(html, "Chart.js v4.5.1"));  // the vendored library, inlined
   EXPECT_TRUE(contains(html, "<canvas id=\"itl-cdf\">"));
   EXPECT_EQ(read_file(dir + "/r.md"), render_markdown(run_report_doc({{"hand", &r, s}})));
   EXPECT_EQ(read_file(dir + "/r.csv"), render_csv(run_report_doc({{"hand", &r, s}})));
-  write_run_report(dir + "/r2.html", r, s);
+  write_run_report(dir + "/r2.html", {r.scenario_name, &r, s});
   EXPECT_EQ(read_file(dir + "/r2.html"), html);  // deterministic
-  EXPECT_THROW(write_run_report(dir + "/r.pdf", r, s), InputError);
+  EXPECT_THROW(write_run_report(dir + "/r.pdf", {r.scenario_name, &r, s}), InputError);
   write_sweep_report(hand_sweep(), dir + "/s.html");
   EXPECT_TRUE(contains(read_file(dir + "/s.html"), "<canvas id=\"pareto\">"));
   std::filesystem::remove_all(dir);

@@ -1,0 +1,19 @@
+#pragma once
+// Sections of the run / compare page beyond the latency charts (html_run_report.cpp): the ITL
+// tail attributed to forward terms and mechanisms, the run's state over time, and the spread
+// over seeds and over the fitted parameters as bands. Each appends its charts and tables.
+#include <string>
+#include <vector>
+
+#include "reports/html_report.hpp"
+
+namespace pdsim {
+
+void add_tail_sections(ReportDoc& d, const std::vector<RunView>& runs);
+void add_time_series_sections(ReportDoc& d, const std::vector<RunView>& runs,
+                              const std::vector<std::string>& colours);
+// Nothing when no run carries seeds or intervals.
+void add_interval_sections(ReportDoc& d, const std::vector<RunView>& runs,
+                           const std::vector<std::string>& colours);
+
+}  // namespace pdsim

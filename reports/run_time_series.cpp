@@ -1,0 +1,53 @@
+#include "reports/run_time_series.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace pdsim {
+namespace {
+
+// [from, to) with a missing end (< 0: the stage never ended) open to the end of the run.
+bool within(double t, double from, double to) {
+  return from >= 0 && t >= from && (to < 0 || t < to);
+}
+
+}  // namespace
+
+RunTimeSeries run_time_series(const SimResults& r, size_t points) {
+  RunTimeSeries s;
+  if (points < 2 || r.requests.empty()) return s;
+  double t0 = std::numeric_limits<double>::infinity(), t1 = 0;
+  for (const auto& q : r.requests) {
+    t0 = std::min(t0, q.arrival_s);
+    t1 = std::max({t1, q.arrival_s, q.finish_s});
+  }
+  for (size_t k = 0; k < points; ++k) {
+    const double t = t0 + (t1 - t0) * static_cast<double>(k) / static_cast<double>(points - 1);
+    double wait = 0, pre = 0, to_dec = 0, dec = 0, kv = 0;
+    for (const auto& q : r.requests) {
+      wait += within(t, q.arrival_s, q.prefill_start_s);
+      pre += within(t, q.prefill_start_s, q.prefill_end_s);
+      to_dec += within(t, q.prefill_end_s, q.kv_end_s);
+      dec += within(t, q.kv_end_s, q.finish_s);
+      const double held_from = q.decode_reserved_s >= 0 ? q.decode_reserved_s : q.kv_end_s;
+      if (within(t, held_from, q.finish_s)) {
+        // Tokens streamed at or before t (chunk times ascend).
+        const auto done = std::upper_bound(q.chunk_times_s.begin(), q.chunk_times_s.end(), t) -
+                          q.chunk_times_s.begin();
+        double streamed = 0;
+        for (long i = 0; i < done && static_cast<size_t>(i) < q.chunk_tokens.size(); ++i)
+          streamed += q.chunk_tokens[static_cast<size_t>(i)];
+        kv += q.input_len + streamed;
+      }
+    }
+    s.t_s.push_back(t);
+    s.waiting_prefill.push_back(wait);
+    s.prefilling.push_back(pre);
+    s.to_decode.push_back(to_dec);
+    s.decoding.push_back(dec);
+    s.decode_kv_tokens.push_back(kv);
+  }
+  return s;
+}
+
+}  // namespace pdsim
