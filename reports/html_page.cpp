@@ -47,9 +47,9 @@ const char* kStyle =
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}p.sub{color:#555;margin:0 0 16px}
 p.note{color:#666;font-size:13px;margin:0 0 6px}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(540px,1fr));gap:18px}
 .chart{position:relative;height:340px;border:1px solid #e3e6ec;border-radius:6px;padding:8px}
-table{border-collapse:collapse;font-size:13px;margin:6px 0 12px;max-width:100%}th,td{border:1px solid #dde1e8;padding:3px 8px}td{overflow-wrap:anywhere}
+table{border-collapse:collapse;font-size:13px;margin:6px 0 12px;max-width:100%}th,td{border:1px solid #dde1e8;padding:3px 8px}td{overflow-wrap:break-word;min-width:2.5em}
 th{background:#f3f5f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-footer{color:#888;font-size:12px;margin-top:28px})";
+.tw{overflow-x:auto;max-width:100%}footer{color:#888;font-size:12px;margin-top:28px})";
 
 // Hands each configuration to Chart.js; a tick callback shortens long axis numbers.
 const char* kScript = R"(
@@ -101,7 +101,8 @@ std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
   }
   if (!doc.charts.empty()) o += "</div>\n";
   for (const auto& t : doc.tables) {
-    o += "<h2>" + html_escape(t.title) + "</h2>\n<table id=\"t-" + html_escape(t.id) + "\"><tr>";
+    o += "<h2>" + html_escape(t.title) + "</h2>\n<div class=\"tw\"><table id=\"t-" +
+         html_escape(t.id) + "\"><tr>";
     for (const auto& col : t.columns) o += "<th>" + html_escape(col) + "</th>";
     o += "</tr>\n";
     for (const auto& row : t.rows) {
@@ -113,7 +114,7 @@ std::string render_html(const ReportDoc& doc, const std::string& chart_js) {
       }
       o += "</tr>\n";
     }
-    o += "</table>\n";
+    o += "</table></div>\n";
   }
   o += "<footer>pdsim report. Charts drawn with Chart.js (MIT), inlined.</footer>\n";
   o += "<script type=\"application/json\" id=\"pdsim-data\">" +

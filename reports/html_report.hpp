@@ -1,9 +1,8 @@
 #pragma once
-// Report files for `pdsim run`, `compare` and `sweep` (`--report FILE`): the form follows the
-// extension — .html (self-contained page with Chart.js charts: ITL CDF and tail per run/fabric,
-// per-forward time breakdown, KV-transfer timeline; for sweeps TTFT and TPOT against request
-// rate and the Pareto frontier), .md (the same tables in Markdown), .csv (the same tables,
-// tidy: table,row,column,value). Written atomically.
+// Report files for `pdsim run`, `compare` and `sweep` (`--report FILE`; validate and the fit:
+// html_validation_report.hpp): the form follows the extension — .html (self-contained page with
+// Chart.js charts, docs/reports.md lists them), .md (the same tables in Markdown), .csv (the
+// same tables, tidy: table,row,column,value). Written atomically.
 #include <string>
 #include <vector>
 
@@ -26,8 +25,10 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs);
 // A sweep's result lines (the `pdsim sweep` JSONL contract); `file` names them in errors.
 // `name`: the sweep's name for the title (results lines carry only the sweep's hash, shown when
 // no name is given).
+// `analysis` (analyze_sweep's, optional) adds the SLO lines, the capacity table and the cheapest
+// configuration with its SGLang flags.
 ReportDoc sweep_report_doc(const std::vector<Json>& lines, const std::string& file = "<sweep>",
-                           const std::string& name = "");
+                           const std::string& name = "", const Json& analysis = nullptr);
 
 // Renders by the extension of `path` (.html, .md, .csv; InputError naming --report otherwise).
 std::string render_report_doc(const ReportDoc& doc, const std::string& path);

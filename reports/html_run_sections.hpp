@@ -12,6 +12,10 @@ namespace pdsim {
 void add_tail_sections(ReportDoc& d, const std::vector<RunView>& runs);
 void add_time_series_sections(ReportDoc& d, const std::vector<RunView>& runs,
                               const std::vector<std::string>& colours);
+// KV-cache traffic into each decode instance over time; the all-to-all time by modelled term
+// (html_network_section.cpp).
+void add_network_sections(ReportDoc& d, const std::vector<RunView>& runs,
+                          const std::vector<std::string>& colours);
 // Nothing when no run carries seeds or intervals.
 void add_interval_sections(ReportDoc& d, const std::vector<RunView>& runs,
                            const std::vector<std::string>& colours);

@@ -50,4 +50,25 @@ RunTimeSeries run_time_series(const SimResults& r, size_t points) {
   return s;
 }
 
+KvRateSeries kv_rate_series(const SimResults& r, double bytes_per_token, size_t points) {
+  KvRateSeries s;
+  const std::vector<double> edges = run_time_series(r, points).t_s;
+  if (edges.size() < 2) return s;
+  for (size_t k = 0; k + 1 < edges.size(); ++k) s.t_s.push_back((edges[k] + edges[k + 1]) / 2);
+  int instances = 0;
+  for (const auto& q : r.requests) instances = std::max(instances, q.decode_instance + 1);
+  s.by_instance.assign(static_cast<size_t>(instances), std::vector<double>(s.t_s.size(), 0.0));
+  for (const auto& q : r.requests) {
+    if (!q.completed || q.decode_instance < 0 || q.kv_start_s < 0 || q.kv_end_s <= q.kv_start_s)
+      continue;
+    const double rate = q.input_len * bytes_per_token / (q.kv_end_s - q.kv_start_s);
+    auto& row = s.by_instance[static_cast<size_t>(q.decode_instance)];
+    for (size_t k = 0; k + 1 < edges.size(); ++k) {
+      const double overlap = std::min(edges[k + 1], q.kv_end_s) - std::max(edges[k], q.kv_start_s);
+      if (overlap > 0) row[k] += rate * overlap / (edges[k + 1] - edges[k]);
+    }
+  }
+  return s;
+}
+
 }  // namespace pdsim

@@ -20,4 +20,14 @@ struct RunTimeSeries {
 // `points` ≥ 2 instants (fewer: an empty series); no requests: empty.
 RunTimeSeries run_time_series(const SimResults& r, size_t points);
 
+// KV-cache traffic into each decode instance, as the mean rate over each of the points − 1
+// intervals between the instants above (so no transfer falls between two instants): each
+// completed transfer moves input_len × bytes_per_token evenly over [kv_start, kv_end).
+// `t_s` holds the intervals' midpoints; `by_instance[i]` is decode instance i, in bytes/s.
+struct KvRateSeries {
+  std::vector<double> t_s;
+  std::vector<std::vector<double>> by_instance;
+};
+KvRateSeries kv_rate_series(const SimResults& r, double bytes_per_token, size_t points);
+
 }  // namespace pdsim

@@ -1,11 +1,13 @@
 // pdsim calibrate serving SET --fit PATH=LO:HI ... -o OVERLAY [--metric M]... [--seed N]
-// [--jobs N] [--max-evaluations N] [--starts N] [--no-loo]: fit mechanism parameters to a
-// validation set's measured runs (sim/fit/serving_fit.hpp) and write the overlay. A fit that does
-// not converge says so, writes nothing and exits 3.
+// [--jobs N] [--max-evaluations N] [--starts N] [--no-loo] [--report FILE]...: fit mechanism
+// parameters to a validation set's measured runs (sim/fit/serving_fit.hpp) and write the overlay. A
+// fit that does not converge says so, writes nothing and exits 3.
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include "reports/html_report.hpp"
+#include "reports/html_validation_report.hpp"
 #include "reports/validation_report.hpp"
 #include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/jobs_option.hpp"
@@ -18,6 +20,7 @@ namespace pdsim::cli {
 namespace {
 struct ServingArgs {
   std::string set, out;
+  std::vector<std::string> reports;
   ServingFitOptions opt;
   bool no_loo = false;
 };
@@ -44,7 +47,11 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
                   "ranges; the lowest minimum is kept (default 1)")
       ->check(CLI::Range(1, 64));
   sub->add_flag("--no-loo", a->no_loo, "skip the leave-one-out evaluation");
+  sub->add_option("--report", a->reports,
+                  "also write the fit as a report: FILE.html (charts), .md or .csv (repeatable; "
+                  "written whether or not the fit converged)");
   return [a] {
+    for (const auto& f : a->reports) check_report_path(f);
     a->opt.leave_one_out = !a->no_loo;
     a->opt.name = std::filesystem::path(a->out).stem().string();
     a->opt.command = "pdsim calibrate serving " + a->set;
@@ -57,8 +64,13 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
     std::vector<std::string> inputs{a->set};
     for (const auto& run : set.runs) inputs.insert(inputs.end(), {run.scenario, run.measured_file});
     check_output_file("-o", a->out, inputs);
+    for (const auto& f : a->reports) check_output_file("--report", f, inputs);
     const ServingFitResult r = fit_serving(set, a->opt);
     std::cout << serving_fit_text(set, r);
+    for (const auto& f : a->reports) {
+      write_report_doc(serving_fit_report_doc(set, r), f);
+      std::cout << "Report written to " << f << "\n";
+    }
     if (!r.converged) return 3;
     write_file_atomic(a->out, r.overlay.doc.dump(2) + "\n");
     std::cout << "wrote " << a->out << "\n";

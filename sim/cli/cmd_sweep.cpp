@@ -89,7 +89,7 @@ int run_sweep_cmd(const SweepOptions& o) {
   pdsim::write_file_atomic(out, a.dump(2) + "\n");
   std::cout << pdsim::analysis_text(a) << "Analysis written to " << out << "\n";
   for (const auto& f : o.reports) {
-    pdsim::write_report_doc(pdsim::sweep_report_doc(lines, opt.results_path, spec.name), f);
+    pdsim::write_report_doc(pdsim::sweep_report_doc(lines, opt.results_path, spec.name, a), f);
     std::cout << "Report written to " << f << "\n";
   }
   return 0;

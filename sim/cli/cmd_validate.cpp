@@ -1,5 +1,6 @@
 // pdsim validate INPUT [--measured FILE.jsonl[:LINE]] [--line K] [--scenario-workload] [--seed N]
 // [--set path=value]... [--profile-overlay FILE]... [--jobs N] [--progress MODE] [--out DIR]
+// [--report FILE.html|.md|.csv]...
 // INPUT is a scenario (run with the workload of the measured bench_serving record given by
 // --measured, unless --scenario-workload, and compared with it) or a
 // validation set (pdsim.validation_set/1: its runs, each simulated and compared with its own
@@ -10,6 +11,8 @@
 #include <optional>
 
 #include "calibrate/bench_serving_jsonl.hpp"
+#include "reports/html_report.hpp"
+#include "reports/html_validation_report.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/validate.hpp"
 #include "reports/validation_report.hpp"
@@ -32,7 +35,7 @@ struct ValidateOptions {
   std::string input, measured, out;
   std::optional<int> line;
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets, overlays;
+  std::vector<std::string> sets, overlays, reports;
   int jobs = 1;
   std::string progress;
   bool scenario_workload = false;
@@ -60,6 +63,7 @@ int validate_set(const ValidateOptions& o) {
     write_file_atomic(out.staging() + "/validation.json", v.dump(2) + "\n");
     out.commit();
   }
+  for (const auto& f : o.reports) write_report_doc(validation_report_doc(v, set.name), f);
   std::cout << validate_set_text(set, v);
   return 0;
 }
@@ -101,6 +105,12 @@ int validate_scenario(const ValidateOptions& o) {
     for (const auto& a : from_record) std::cout << " " << a.substr(a.find('.') + 1);
     std::cout << "\n";
   }
+  for (const auto& f : o.reports)
+    write_report_doc(
+        validation_report_doc(
+            Json{{"runs", Json::array({{{"name", r.scenario_name}, {"validation", v}}})}},
+            r.scenario_name + " against " + label),
+        f);
   std::cout << validate_text(v, label);
   return 0;
 }
@@ -130,7 +140,10 @@ PDSIM_CLI_COMMAND(
                    "with a scenario and --measured: keep the scenario's workload instead of the "
                    "record's (a difference is then a warning)");
       app.add_option("--out", o->out, "also write run outputs and validation.json here");
+      app.add_option("--report", o->reports,
+                     "also write a report: FILE.html (charts), .md or .csv (repeatable)");
       return [o] {
+        for (const auto& f : o->reports) pdsim::check_report_path(f);
         return pdsim::is_validation_set(o->input) ? validate_set(*o) : validate_scenario(*o);
       };
     })

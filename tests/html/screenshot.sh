@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Renders pdsim HTML reports in headless Chromium and checks that the charts were drawn.
-# Not part of CI (it installs a browser): run by hand after changing the report pages.
+# Renders every kind of pdsim report page in headless Chromium and checks that the charts were
+# drawn. Not part of CI (it installs a browser): run by hand after changing the report pages.
 #
 #   tests/html/screenshot.sh [PDSIM_BINARY [OUT_DIR [MORE.html...]]]
 #
 # 1. installs chromium with apt-get if it is missing (Debian 12: `apt-get install -y chromium`);
-# 2. writes reports with PDSIM_BINARY (default build/pdsim): `pdsim run` of the quick EFA
-#    scenario and `pdsim compare` of the quick EFA and RoCE scenarios (--report FILE.html);
-#    MORE.html pages (e.g. a sweep's --report) are checked too;
+# 2. writes the six pages with PDSIM_BINARY (default build/pdsim), each with --report FILE.html:
+#      run.html      `pdsim run` of the reference EFA scenario (1024 requests);
+#      seeds.html    `pdsim run` of the quick EFA scenario with --seeds 8 (the spread over seeds);
+#      compare.html  `pdsim compare` quick EFA vs quick RoCE with --seeds 4 --param-samples 4;
+#      validate.html `pdsim validate` of the GLM-5.1 validation set (three measured runs);
+#      fit.html      `pdsim calibrate serving` of that set, one parameter, leave-one-out on;
+#      sweep.html    `pdsim sweep` of scenarios/sweeps/glm51-efa-capacity.json (SLOs, capacity);
+#    MORE.html pages are checked too;
 # 3. for each page: `chromium --headless --dump-dom` must show <body data-charts-rendered="N">
 #    with N equal to the number of <canvas> elements (the page script sets it after Chart.js
 #    drew every chart), and `--screenshot` must give a PNG whose decoded pixels are not blank
@@ -29,10 +34,21 @@ fi
 flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files
        --virtual-time-budget=5000 --run-all-compositor-stages-before-draw)
 
-"$pdsim" run "$root/scenarios/glm51-2p2d-efa-quick.json" --out "$out/run" --report "$out/run.html" >/dev/null
+q=(--progress off)
+"$pdsim" run "$root/scenarios/glm51-2p2d-efa.json" --out "$out/run" --report "$out/run.html" "${q[@]}" >/dev/null
+"$pdsim" run "$root/scenarios/glm51-2p2d-efa-quick.json" --seeds 8 --out "$out/seeds" \
+  --report "$out/seeds.html" "${q[@]}" >/dev/null
 "$pdsim" compare "$root/scenarios/glm51-2p2d-efa-quick.json" "$root/scenarios/glm51-2p2d-roce-quick.json" \
-  --out "$out/compare" --report "$out/compare.html" >/dev/null
-pages=("$out/run.html" "$out/compare.html" "${@:3}")
+  --seeds 4 --param-samples 4 --out "$out/compare" --report "$out/compare.html" "${q[@]}" >/dev/null
+set_file="$root/calibrate/validation/glm51-2p2d-p5en-20260430.json"
+"$pdsim" validate "$set_file" --report "$out/validate.html" "${q[@]}" >/dev/null
+"$pdsim" calibrate serving "$set_file" --fit serving.decode.host_us_per_iteration=0:30000 \
+  -o "$out/fit-overlay.json" --report "$out/fit.html" >/dev/null 2>&1
+rm -f "$out/sweep.jsonl" "$out/sweep.analysis.json"
+"$pdsim" sweep "$root/scenarios/sweeps/glm51-efa-capacity.json" --results "$out/sweep.jsonl" \
+  --report "$out/sweep.html" "${q[@]}" >/dev/null
+pages=("$out/run.html" "$out/seeds.html" "$out/compare.html" "$out/validate.html" "$out/fit.html"
+       "$out/sweep.html" "${@:3}")
 
 status=0
 for page in "${pages[@]}"; do
@@ -40,7 +56,7 @@ for page in "${pages[@]}"; do
   dom=$("$browser" "${flags[@]}" --dump-dom "file://$page" 2>/dev/null)
   canvases=$(grep -o '<canvas' <<<"$dom" | wc -l)
   drawn=$(grep -o 'data-charts-rendered="[0-9]*"' <<<"$dom" | grep -o '[0-9]*' || echo 0)
-  "$browser" "${flags[@]}" --window-size=1280,2200 --screenshot="$out/$name.png" "file://$page" >/dev/null 2>&1
+  "$browser" "${flags[@]}" --window-size=1280,4200 --screenshot="$out/$name.png" "file://$page" >/dev/null 2>&1
   verdict=$(python3 - "$out/$name.png" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()

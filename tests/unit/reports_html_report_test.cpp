@@ -127,17 +127,24 @@ TEST(ReportsHtmlSweep, MarkdownCsvAndErrors) {
             "pdsim sweep: glm51-what-ifs");
   EXPECT_EQ(d.subtitle, "7 points, 5 ok, 2 infeasible or failed; 3 on the Pareto frontier.");
   const std::string md = render_markdown(d);
-  EXPECT_TRUE(contains(md, "| p1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 |\n")) << md;
-  EXPECT_TRUE(contains(md, "| p4 | infeasible | decode.nodes_per_instance=1 | 2.000 | 32 | n/a |"))
+  // Points by their index in the sweep (the hash id last).
+  EXPECT_TRUE(contains(md, "| 1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 | p1 |\n"))
+      << md;
+  EXPECT_TRUE(contains(md, "| 4 | infeasible | decode.nodes_per_instance=1 | 2.000 | 32 | n/a |"))
       << md;
   const std::string csv = render_csv(d);
-  EXPECT_TRUE(contains(csv, "table,row,column,value\npareto_frontier,0,id,p0\n")) << csv;
+  EXPECT_TRUE(contains(csv, "table,row,column,value\npareto_frontier,0,point,0\n")) << csv;
   EXPECT_TRUE(contains(csv, "sweep_points,1,output tok/s per GPU,75.0\n")) << csv;
   EXPECT_TRUE(contains(csv, "sweep_points,2,slo.meets,false\n")) << csv;
   EXPECT_TRUE(contains(csv, "sweep_points,4,reason,does not fit\n")) << csv;
   // Breakdown bars for the frontier points that carry one.
   ASSERT_EQ(d.charts.size(), 4u);
-  EXPECT_EQ(d.charts[3].config["data"]["labels"], Json::parse(R"(["p0","p1","p5"])"));
+  EXPECT_EQ(d.charts[3].config["data"]["labels"],
+            Json::parse(R"(["point 0: nodes_per_instance=2 at 0.5 req/s",
+                            "point 1: nodes_per_instance=2 at 1 req/s",
+                            "point 5: nodes_per_instance=2 at 2 req/s"])"));
+  // Without an analysis: no SLO lines, no capacity or cheapest tables.
+  EXPECT_FALSE(contains(md, "Cheapest")) << md;
 
   auto err = [](std::vector<Json> lines) -> std::string {
     try {

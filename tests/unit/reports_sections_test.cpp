@@ -4,7 +4,9 @@
 
 #include "reports/html_charts.hpp"
 #include "reports/html_report.hpp"
+#include "reports/html_run_sections.hpp"
 #include "reports/html_series.hpp"
+#include "reports/html_sweep_slo.hpp"
 #include "reports/report_colours.hpp"
 #include "reports/run_time_series.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
@@ -67,6 +69,42 @@ TEST(ReportsTimeSeries, StagesAndKvFromRecords) {
   EXPECT_TRUE(run_time_series(r, 1).t_s.empty());
 }
 
+TEST(ReportsTimeSeries, KvTrafficPerDecodeInstance) {
+  SimResults r;
+  r.requests.push_back(staged(0, 0, 1, 2, 3, 100, {2, 4, 6}, {1, 2, 1}));
+  r.requests.push_back(staged(1, 2, 2, 4, 5, 50, {4, 6}, {1, 1}));
+  r.requests[0].decode_instance = 0;
+  r.requests[1].decode_instance = 1;
+  // 10 bytes per token: a moves 1000 B over [2, 3), b 500 B over [4, 5). Intervals of 1 s between
+  // the instants 0..6: a fills [2, 3) at 1000 B/s; with 4 instants (intervals of 2 s) a's
+  // 1000 B spread over [2, 4) is 500 B/s, b's over [4, 6) 250 B/s.
+  KvRateSeries s = kv_rate_series(r, 10, 7);
+  EXPECT_EQ(s.t_s, (std::vector<double>{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}));
+  ASSERT_EQ(s.by_instance.size(), 2u);
+  EXPECT_EQ(s.by_instance[0], (std::vector<double>{0, 0, 1000, 0, 0, 0}));
+  EXPECT_EQ(s.by_instance[1], (std::vector<double>{0, 0, 0, 0, 500, 0}));
+  s = kv_rate_series(r, 10, 4);
+  EXPECT_EQ(s.by_instance[0], (std::vector<double>{0, 500, 0}));
+  EXPECT_EQ(s.by_instance[1], (std::vector<double>{0, 0, 250}));
+}
+
+TEST(ReportsNetwork, AllToAllTermsPerIteration) {
+  SimResults r;
+  r.requests.push_back(staged(0, 0, 1, 2, 3, 100, {2, 4, 6}, {1, 2, 1}));
+  r.extras = Json::parse(R"({"decode":{"iterations":4,"cost_model":{"a2a_terms_total_us":
+    {"combine.latency_us":20,"dispatch.latency_us":40,"dispatch.proxy_us":80}}}})");
+  ReportDoc d;
+  add_network_sections(d, {{"efa", &r, bench_summary(r)}}, {"#D55E00"});
+  ASSERT_EQ(d.charts.size(), 1u);  // no KV bytes per token: no traffic chart
+  EXPECT_EQ(d.charts[0].id, "a2a-terms");
+  // Per iteration: dispatch latency 10, proxy 20; combine latency 5.
+  EXPECT_EQ(d.charts[0].config["data"]["labels"],
+            Json::parse(R"(["efa: combine","efa: dispatch"])"));
+  EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["label"], "latency_us");
+  EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["data"], Json::parse("[5.0,10.0]"));
+  EXPECT_EQ(d.charts[0].config["data"]["datasets"][1]["data"], Json::parse("[0.0,20.0]"));
+}
+
 TEST(ReportsColours, FixedPerTermAndFabric) {
   EXPECT_EQ(term_colour("dispatch"), "#0072B2");
   EXPECT_EQ(term_colour("+batch_jump"), term_colour("batch_jump"));
@@ -105,6 +143,40 @@ TEST(ReportsBands, IntervalChartAndSeedSections) {
   bool band = false;
   for (const auto& ch : d.charts) band |= ch.id == "seed-spread";
   EXPECT_TRUE(band);
+}
+
+TEST(ReportsSweepSlo, CapacityCheapestAndLines) {
+  // A point whose search met the SLOs up to 0.8 req/s (achieving 0.75 there) and failed at 1.6.
+  const Json line = Json::parse(R"({"sweep":"s","point":2,"id":"h2","status":"ok","reason":"",
+    "gpus":32,"overrides":{"prefill.instances":2},"summary":{},
+    "slo":{"bracket_limited":false,"max_request_rate":0.8,"min_failing_rate":1.6,"meets":true,
+      "evaluations":[{"request_rate":1.6,"achieved_request_rate":1.1,"meets":false,
+                      "violations":["mean_tpot_ms 31 > 20"]},
+                     {"request_rate":0.8,"achieved_request_rate":0.75,"meets":true,
+                      "violations":[]}]}})");
+  const auto pts = parse_sweep_points({line}, "s.jsonl");
+  const ReportTable cap = capacity_table(pts);
+  ASSERT_EQ(cap.rows.size(), 1u);
+  EXPECT_EQ(cap.rows[0][1], "prefill.instances=2");
+  EXPECT_EQ(cap.rows[0][3], 0.8);
+  EXPECT_EQ(cap.rows[0][4], 0.75);  // the rate reached at the SLO capacity, not the one asked
+  EXPECT_EQ(cap.rows[0][5], 1.6);
+  EXPECT_EQ(cap.rows[0][6], "mean_tpot_ms 31 > 20");
+  // The cheapest configuration with its flags, one row per line of the SGLang text.
+  const Json analysis = Json::parse(R"({"slo":{"mean_tpot_ms":20},"cost_basis":"GPU count",
+    "cheapest":{"point":2,"overrides":{"prefill.instances":2},"gpus":32,"max_request_rate":0.8,
+    "sglang_text":"prefill: --tp-size 8\ndecode: --tp-size 16\n"}})");
+  const auto ch = cheapest_tables(analysis);
+  ASSERT_EQ(ch.size(), 2u);
+  EXPECT_EQ(ch[1].rows,
+            (std::vector<std::vector<Json>>{{"prefill: --tp-size 8"}, {"decode: --tp-size 16"}}));
+  EXPECT_TRUE(cheapest_tables(Json(nullptr)).empty());
+  // The TPOT SLO as a line across the rates.
+  Json chart = {{"data", {{"datasets", Json::array()}}}};
+  add_slo_lines(chart, analysis["slo"], "tpot", 0.1, 3.2);
+  ASSERT_EQ(chart["data"]["datasets"].size(), 1u);
+  EXPECT_EQ(chart["data"]["datasets"][0]["data"],
+            Json::parse(R"([{"x":0.1,"y":20},{"x":3.2,"y":20}])"));
 }
 
 }  // namespace sections_test
