@@ -40,8 +40,11 @@ int write_set(ServingArgs& a) {
   a.init.fit = a.opt.fit;
   const Json doc = init_validation_set(a.init);
   write_file_atomic(a.init.file, doc.dump(2) + "\n");
-  std::cout << "wrote " << a.init.file << ": " << doc.at("runs").size() << " runs, fit list of "
-            << doc.at("fit").size() << " parameters\n";
+  auto count = [](size_t n, const std::string& what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::cout << "wrote " << a.init.file << ": " << count(doc.at("runs").size(), "run")
+            << ", fit list of " << count(doc.at("fit").size(), "parameter") << "\n";
   return 0;
 }
 }  // namespace

@@ -70,7 +70,7 @@ assert json.load(open('out/glm51-2p2d-efa-a/scenario.resolved.json'))['scenario'
 
 # Errors, each naming what it expected.
 expect init-exists 2 "a file that does not exist yet (or --force)" -- "$PDSIM" calibrate serving --init set.json --scenario mine.json "$M/R4-rail-split.json"
-expect init-force 0 "wrote set.json: 1 runs" -- "$PDSIM" calibrate serving --init set.json --force --scenario mine.json "$M/R4-rail-split.json" --fit serving.decode.host_us_per_iteration=0:30000
+expect init-force 0 "wrote set.json: 1 run, fit list of 1 parameter" -- "$PDSIM" calibrate serving --init set.json --force --scenario mine.json "$M/R4-rail-split.json" --fit serving.decode.host_us_per_iteration=0:30000
 expect init-run-name 2 "--run-set: field 'R9:decode.a2a_nics=8': a run of the set before ':' (one of: R4-rail-split)" -- "$PDSIM" calibrate serving --init s2.json --scenario mine.json "$M/R4-rail-split.json" --run-set R9:decode.a2a_nics=8
 expect init-bad-path 2 "decode.nope" -- "$PDSIM" calibrate serving --init s3.json --scenario mine.json "$M/R4-rail-split.json" --run-set R4-rail-split:decode.nope=8
 [ ! -e s2.json ] && [ ! -e s3.json ] && ok || bad "a refused --init wrote a file"
