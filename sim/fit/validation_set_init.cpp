@@ -6,6 +6,7 @@
 #include "calibrate/bench_serving_jsonl.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/path_name.hpp"
 #include "sim/fit/recommended_fit.hpp"
 #include "sim/fit/validation_set.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -41,6 +42,10 @@ Json init_validation_set(const SetInit& in) {
   for (const auto& arg : in.records) {
     const RecordRef ref = split_record_ref(arg);
     std::string name = fs::path(ref.path).stem().string();
+    if (!is_safe_path_name(name))
+      throw InputError(arg, "",
+                       "a record whose file name's stem can name a run (letters, digits, "
+                       "'.', '_', '-', '+'; not starting with '.'): rename the copy");
     if (ref.line) name += "-" + std::to_string(*ref.line);
     std::string measured = relative_to(ref.path, dir);
     if (ref.line) measured += ":" + std::to_string(*ref.line);

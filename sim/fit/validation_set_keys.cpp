@@ -73,7 +73,8 @@ const std::vector<SetKey>& validation_run_keys() {
       {"name",
        "string",
        true,
-       "unique in the set; names the run's outputs (letters, digits, `-`, `_`, `.`)",
+       "unique in the set; names the run's outputs (letters, digits, `.`, `_`, `-`, `+`; not "
+       "starting with `.`)",
        {{"type", "string"}}},
       {"scenario",
        "string",

@@ -64,6 +64,9 @@ expect init-no-scenario 2 "--scenario SCENARIO" -- "$PDSIM" calibrate serving --
 expect init-no-o 2 "no -o with --init" -- "$PDSIM" calibrate serving --init "$T/sets/t.json" --scenario "$S" "$R:1" -o "$T/o.json"
 expect fit-two-sets 2 "one validation set (bench_serving records go with --init SET)" -- "$PDSIM" calibrate serving "$T/sets/s.json" "$R:1" -o "$T/o.json"
 expect fit-no-out 2 "-o OVERLAY.json" -- "$PDSIM" calibrate serving "$T/sets/s.json"
+expect fit-cli-over-set 2 "field 'fabric.a2a.cpu-proxy.fixed_us=5:1': expected LO < HI" -- "$PDSIM" calibrate serving "$T/sets/s.json" --fit fabric.a2a.cpu-proxy.fixed_us=5:1 -o "$T/o.json"
+sed 's/"serving.decode.host_us_per_iteration=0:30000"/"serving.decode.host_us_per_iteration=3"/' "$T/sets/s.json" > "$T/sets/bad-fit.json"
+expect set-bad-fit 2 "bad-fit.json: field 'fit[0]': expected PATH=LO:HI" -- "$PDSIM" calibrate serving "$T/sets/bad-fit.json" -o "$T/o.json"
 expect fit-bad-loss 2 "--loss: field 'l1': one of l2, huber, cauchy" -- "$PDSIM" calibrate serving "$T/sets/s.json" --loss l1 -o "$T/o.json"
 # A converged fit that cannot be used says so (issue 28: it once printed SUCCESS at -59 %): the
 # header counts the warnings, each is a line, and the overlay keeps them (fit.warnings).
