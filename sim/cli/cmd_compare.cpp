@@ -1,4 +1,5 @@
-// pdsim compare A B [--out DIR] [--seed N] [--set path=value]... [--report FILE.html|.md|.csv]...:
+// pdsim compare A B [--out DIR] [--seed N] [--set path=value]... [--set-b path=value]...
+// [--report FILE.html|.md|.csv]...
 // [--profile-overlay FILE]... [--param-samples N] [--seeds N] [--jobs N]: two scenarios side by
 // side.
 #include <iostream>
@@ -27,7 +28,7 @@ namespace {
 struct CompareOptions {
   std::string a, b, out = "out/compare";
   std::optional<uint64_t> seed;
-  std::vector<std::string> sets, reports;
+  std::vector<std::string> sets, sets_b, reports;
   std::vector<std::string> workload;  // bench_serving flags, as --set after `sets`
   pdsim::cli::OverlayOptions fitted;
 };
@@ -43,6 +44,9 @@ PDSIM_CLI_COMMAND(
       app.add_option("--seed", o->seed, "random seed for both (default: each scenario's)")
           ->check(pdsim::cli::kNonNegativeSeed);
       app.add_option("--set", o->sets, "override a field in both scenarios: dotted.path=value");
+      app.add_option("--set-b", o->sets_b,
+                     "override a field in the second scenario only, after --set: dotted.path=value "
+                     "(B = A on another fabric: compare A A --set-b fabric.profile=...)");
       pdsim::cli::add_workload_flags(app, o->workload);
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
@@ -51,9 +55,11 @@ PDSIM_CLI_COMMAND(
         using namespace pdsim;
         for (const auto& f : o->reports) check_report_path(f);
         o->sets.insert(o->sets.end(), o->workload.begin(), o->workload.end());
+        std::vector<std::string> sets_b = o->sets;
+        sets_b.insert(sets_b.end(), o->sets_b.begin(), o->sets_b.end());
         // Both scenarios are validated before either is simulated.
         Scenario sa = load_run_scenario(o->a, o->sets, o->seed, o->fitted.overlays),
-                 sb = load_run_scenario(o->b, o->sets, o->seed, o->fitted.overlays);
+                 sb = load_run_scenario(o->b, sets_b, o->seed, o->fitted.overlays);
         Deployment da = build_deployment(sa), db = build_deployment(sb);
         cli::print_input_warnings(da.profiles, o->a);
         cli::print_input_warnings(db.profiles, o->b);
@@ -62,7 +68,11 @@ PDSIM_CLI_COMMAND(
         std::vector<SimResults> both =
             simulate_isolated({&da, &db}, {sa.seed, sb.seed}, o->fitted.jobs);
         SimResults &ra = both[0], &rb = both[1];
-        const RunNames names{ra.scenario_name, rb.scenario_name};
+        RunNames names{ra.scenario_name, rb.scenario_name};
+        if (names[0] == names[1]) {  // A against itself with --set-b: two folders, two columns
+          names[0] += "-a";
+          names[1] += "-b";
+        }
         OutputDir out(o->out);  // written as a unit: the old comparison or this one
         const std::string dir = out.staging();
         Json suma = write_run_outputs(ra, dir + "/" + names[0]);

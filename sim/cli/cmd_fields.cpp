@@ -1,8 +1,9 @@
 // pdsim fields [--markdown | --schema] : every declared scenario field (one line each), its
 // Markdown tables, or the scenario file's JSON Schema.
 // pdsim fields --write | --check : regenerate, or check, the generated files kept in the
-// repository — the tables in scenarios/README.md and docs/scenario.schema.json (CI runs
-// --check; a stale file is exit 2 naming it).
+// repository — the tables in scenarios/README.md and docs/scenario.schema.json, the validation
+// set's table in calibrate/README.md and docs/validation_set.schema.json (CI runs --check; a stale
+// file is exit 2 naming it).
 #include <iostream>
 #include <memory>
 
@@ -12,6 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/read_file.hpp"
 #include "sim/core/text_align.hpp"
+#include "sim/fit/validation_set_keys.hpp"
 #include "sim/scenario/field_docs.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -28,9 +30,15 @@ struct Generated {
 std::vector<Generated> generated(const std::vector<pdsim::FieldInfo>& fields) {
   const std::string root = pdsim::data_root();
   const std::string readme = root + "/scenarios/README.md";
-  return {{readme, pdsim::replace_generated_block(pdsim::read_file(readme), "scenario fields",
-                                                  pdsim::fields_markdown(fields), readme)},
-          {root + "/docs/scenario.schema.json", pdsim::fields_json_schema(fields).dump(2) + "\n"}};
+  const std::string calibrate = root + "/calibrate/README.md";
+  return {
+      {readme, pdsim::replace_generated_block(pdsim::read_file(readme), "scenario fields",
+                                              pdsim::fields_markdown(fields), readme)},
+      {root + "/docs/scenario.schema.json", pdsim::fields_json_schema(fields).dump(2) + "\n"},
+      {calibrate, pdsim::replace_generated_block(pdsim::read_file(calibrate), "validation set keys",
+                                                 pdsim::validation_set_markdown(), calibrate)},
+      {root + "/docs/validation_set.schema.json",
+       pdsim::validation_set_json_schema().dump(2) + "\n"}};
 }
 
 int run(const FieldsOptions& o) {
@@ -70,8 +78,9 @@ PDSIM_CLI_COMMAND(fields, "fields",
                     g->add_flag("--markdown", o->markdown, "the field tables (Markdown)");
                     g->add_flag("--schema", o->schema, "the scenario JSON Schema");
                     g->add_flag("--write", o->write,
-                                "rewrite scenarios/README.md's tables and "
-                                "docs/scenario.schema.json");
+                                "rewrite scenarios/README.md's tables, "
+                                "docs/scenario.schema.json, calibrate/README.md's validation "
+                                "set table and docs/validation_set.schema.json");
                     g->add_flag("--check", o->check, "fail when those files are stale");
                     g->require_option(0, 1);
                     return [o] { return run(*o); };

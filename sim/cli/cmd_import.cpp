@@ -2,6 +2,7 @@
 // pdsim import topology FILE.json [-o F]
 // SGLang launch flags → a scenario's deployment sections; describe-instance-topology output →
 // cluster placement. What an import cannot use is listed (stderr and the "ignored" field).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -29,15 +30,34 @@ void emit(const std::string& text, const std::string& out) {
 
 // Imported fields replace the base scenario's; fields the flags do not set (acceptance model,
 // NIC rails, workload, fabric) stay as the base has them. The result must parse as a scenario.
-pdsim::Json merge_into_base(const pdsim::Json& imported, const std::string& base_file) {
-  pdsim::Json doc = pdsim::load_scenario(base_file).resolved_json();
+// The base's profile_overlays are relative to the base's folder; the written scenario names them
+// relative to its own folder (`out`; the working directory for stdout), so it runs where it is.
+void rebase_overlays(pdsim::Json& doc, const std::string& base_file, const std::string& out) {
+  namespace fs = std::filesystem;
+  if (!doc.contains("profile_overlays")) return;
+  fs::path to = (fs::current_path() / fs::path(out).parent_path()).lexically_normal();
+  if (!to.has_filename()) to = to.parent_path();
+  for (auto& f : doc["profile_overlays"]) {
+    const fs::path p(f.get<std::string>());
+    if (p.is_absolute()) continue;
+    const fs::path abs = fs::absolute(fs::path(base_file).parent_path() / p).lexically_normal();
+    const fs::path rel = abs.lexically_relative(to);
+    f = rel.empty() ? abs.generic_string() : rel.generic_string();
+  }
+}
+
+pdsim::Json merge_into_base(const pdsim::Json& imported, const std::string& base_arg,
+                            const std::string& out) {
+  const pdsim::Scenario base = pdsim::load_scenario(base_arg);
+  pdsim::Json doc = base.resolved_json();
+  rebase_overlays(doc, base.file, out);
   doc.merge_patch(pdsim::deployment_sections(imported));
   std::string ignored;
   for (const auto& i : imported.at("ignored")) ignored += " " + i.at("flag").get<std::string>();
   doc["description"] = doc.at("description").get<std::string>() +
                        " [deployment imported from SGLang flags" +
                        (ignored.empty() ? "" : "; ignored:" + ignored) + "]";
-  pdsim::parse_scenario(pdsim::JsonNode::from_json(doc, base_file + " (with imported deployment)"));
+  pdsim::parse_scenario(pdsim::JsonNode::from_json(doc, base_arg + " (with imported deployment)"));
   return doc;
 }
 
@@ -77,7 +97,8 @@ PDSIM_CLI_COMMAND(
                       << " — " << i.at("reason").get<std::string>() << "\n";
           for (const auto& n : imported.at("notes"))
             std::cerr << "note: " << n.get<std::string>() << "\n";
-          const pdsim::Json doc = a->base.empty() ? imported : merge_into_base(imported, a->base);
+          const pdsim::Json doc =
+              a->base.empty() ? imported : merge_into_base(imported, a->base, a->out);
           emit(doc.dump(2) + "\n", a->out);
           return 0;
         }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/fit/fit_loss.hpp"
 #include "sim/fit/fit_objective.hpp"
 #include "sim/fit/fit_parameter.hpp"
 #include "sim/fit/set_predictor.hpp"
@@ -18,8 +19,8 @@ namespace pdsim {
 class Evaluator {
  public:
   Evaluator(const SetPredictor& pred, const std::vector<FitParameter>& params,
-            const std::vector<std::string>& metrics)
-      : pred_(pred), params_(params), metrics_(metrics) {}
+            const std::vector<std::string>& metrics, FitLoss loss = {})
+      : pred_(pred), params_(params), metrics_(metrics), loss_(loss) {}
 
   // Residuals of `runs` (fitted metrics) for each θ in `thetas`.
   std::vector<std::vector<Residual>> eval(const std::vector<size_t>& runs,
@@ -31,11 +32,14 @@ class Evaluator {
   const SetPredictor& predictor() const { return pred_; }
   const std::vector<FitParameter>& params() const { return params_; }
   const std::vector<std::string>& metrics() const { return metrics_; }
+  // What the optimiser minimises over residuals (fit_loss.hpp; Σ r² by default).
+  const FitLoss& loss() const { return loss_; }
 
  private:
   const SetPredictor& pred_;
   const std::vector<FitParameter>& params_;
   const std::vector<std::string>& metrics_;
+  FitLoss loss_;
   std::map<std::pair<std::vector<size_t>, std::vector<double>>, std::vector<Residual>> memo_;
   int evaluations_ = 0;
 };

@@ -35,9 +35,9 @@ double objective(unsigned n, const double* x, double*, void* data) {
       const FitParameter& p = (*c.params)[(*c.free)[k]];
       c.theta[(*c.free)[k]] = p.lo + std::clamp(x[k], 0.0, 1.0) * (p.hi - p.lo);
     }
-    const double sse = sum_of_squares(c.ev->eval1(*c.runs, c.theta));
+    const double sse = c.ev->loss().total(c.ev->eval1(*c.runs, c.theta));
     if (c.progress && *c.progress && ++c.calls % 10 == 0)
-      (*c.progress)("  evaluation " + std::to_string(c.calls) + ": sum of squared log errors " +
+      (*c.progress)("  evaluation " + std::to_string(c.calls) + ": " + c.ev->loss().label() + " " +
                     std::to_string(sse));
     return sse;
   } catch (...) {
@@ -57,7 +57,7 @@ Minimum minimize_once(Evaluator& ev, const std::vector<size_t>& runs,
   Minimum m;
   m.theta = theta0;
   if (n == 0) {
-    m.sse = sum_of_squares(ev.eval1(runs, theta0));
+    m.sse = ev.loss().total(ev.eval1(runs, theta0));
     m.status = "nothing to fit";
     m.converged = true;
     return m;
@@ -85,7 +85,7 @@ Minimum minimize_once(Evaluator& ev, const std::vector<size_t>& runs,
     const FitParameter& p = params[free[k]];
     m.theta[free[k]] = p.lo + std::clamp(x[k], 0.0, 1.0) * (p.hi - p.lo);
   }
-  m.sse = sum_of_squares(ev.eval1(runs, m.theta));
+  m.sse = ev.loss().total(ev.eval1(runs, m.theta));
   m.status = nlopt_result_to_string(r);
   m.converged = r == NLOPT_SUCCESS || r == NLOPT_FTOL_REACHED || r == NLOPT_XTOL_REACHED ||
                 r == NLOPT_STOPVAL_REACHED || r == NLOPT_ROUNDOFF_LIMITED;
@@ -101,7 +101,7 @@ Minimum minimize(Evaluator& ev, const std::vector<size_t>& runs, const std::vect
   for (int restart = 1; restart < kMaxRestarts && best.converged && !free.empty(); ++restart) {
     const Minimum next = minimize_once(ev, runs, free, best.theta, max_evaluations, progress);
     if (progress)
-      progress("  restart " + std::to_string(restart) + ": sum of squared log errors " +
+      progress("  restart " + std::to_string(restart) + ": " + ev.loss().label() + " " +
                std::to_string(next.sse));
     const bool better = next.sse < best.sse * (1 - 1e-3);
     if (next.sse < best.sse) best = next;

@@ -83,7 +83,7 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       build_deployment(load_scenario(run.scenario, run.sets),
                        {make_overlay(res.params, theta, "range check", Json(), Json())});
     }
-  Evaluator ev(pred, res.params, metrics);
+  Evaluator ev(pred, res.params, metrics, opt.loss);
   const std::vector<size_t> all = pred.all_runs();
   std::vector<double> theta0, range;
   std::vector<std::string> paths;
@@ -121,7 +121,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   if (res.starts.size() > 1)
     for (size_t i = 0; i < ms.minima.size(); ++i)
       say("start " + std::to_string(i + 1) + ": sum of squared log errors " +
-          std::to_string(ms.minima[i].sse) + (i == ms.best_start ? " (kept)" : ""));
+          std::to_string(ms.minima[i].sse) + (i == ms.best_start ? " (kept)" : "") +
+          (opt.loss.kind == LossKind::l2 ? "" : " (" + opt.loss.label() + ")"));
   res.theta = m.theta;
   res.status = m.status;
   res.converged = m.converged;
@@ -218,7 +219,7 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   }
   Json warnings = Json::array();
   for (const auto& w : res.warnings) warnings.push_back({{"kind", w.kind}, {"text", w.text}});
-  const Json fit = {
+  Json fit = {
       {"method",
        "NLopt LN_BOBYQA (LN_COBYLA for one parameter) on the parameters scaled to [0, 1], "
        "minimising the sum of squared log ratios predicted/measured over the compared metrics, "
@@ -245,6 +246,14 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       {"start_residuals", residuals_json(set, res.start_residuals)},
       {"leave_one_out", loo},
       {"warnings", warnings}};
+  // Recorded only when not the default, so an l2 fit's overlay keeps its bytes.
+  if (opt.loss.kind != LossKind::l2)
+    fit["loss"] = {{"kind", opt.loss.name()},
+                   {"scale", opt.loss.scale},
+                   {"note",
+                    "the optimiser minimised the sum of this loss over the log ratios "
+                    "(sim/fit/fit_loss.hpp); starts[].sum_of_squared_log_errors hold that sum; "
+                    "sum_of_squared_log_errors, rms and the standard errors are from the squares"}};
   res.overlay =
       make_overlay(res.params, res.theta, opt.name.empty() ? set.name : opt.name, provenance, fit);
   return res;

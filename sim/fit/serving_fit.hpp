@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/fit/fit_loss.hpp"
 #include "sim/fit/fit_minimizer.hpp"
 #include "sim/fit/fit_objective.hpp"
 #include "sim/fit/fit_parameter.hpp"
@@ -33,6 +34,7 @@ namespace pdsim {
 struct ServingFitOptions {
   std::vector<std::string> fit;      // "PATH=LO:HI"
   std::vector<std::string> metrics;  // empty: default_fit_metrics()
+  FitLoss loss;                      // what is minimised (fit_loss.hpp); default Σ r²
   std::optional<uint64_t> seed;      // default: each run's scenario seed
   int jobs = 2;
   int max_evaluations = 400;

@@ -11,6 +11,8 @@
 #include "sim/core/path_name.hpp"
 #include "sim/core/provenance.hpp"
 #include "sim/core/read_file.hpp"
+#include "sim/fit/fit_parameter.hpp"
+#include "sim/fit/validation_set_keys.hpp"
 #include "sim/scenario/record_workload.hpp"
 
 namespace pdsim {
@@ -36,6 +38,22 @@ std::vector<std::string> overrides(const JsonNode& n) {
   if (!n.is_array()) n.fail("expected an array of \"dotted.path=value\" strings");
   std::vector<std::string> out;
   for (size_t i = 0; i < n.size(); ++i) out.push_back(n.at(i).string());
+  return out;
+}
+
+// "KIND.FIELD=LO:HI" strings, each checked as `--fit` checks it.
+std::vector<std::string> fit_list(const JsonNode& n) {
+  if (!n.is_array() || n.size() == 0)
+    n.fail("expected a non-empty array of \"KIND.FIELD=LO:HI\" strings");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) {
+    out.push_back(n.at(i).string());
+    try {
+      parse_fit_parameter(out.back());
+    } catch (const InputError& e) {
+      n.at(i).fail(e.expected());
+    }
+  }
   return out;
 }
 
@@ -111,9 +129,11 @@ bool is_validation_set(const std::string& arg) {
 
 ValidationSet load_validation_set(const std::string& arg) {
   const std::string path = file_or_named(arg, "calibrate/validation").value_or(arg);
-  JsonNode n = JsonNode::load_file(path);
-  n.expect_only(
-      {"schema", "name", "description", "provenance", "workload_from_record", "set", "runs"});
+  return read_validation_set(JsonNode::load_file(path), path);
+}
+
+ValidationSet read_validation_set(const JsonNode& n, const std::string& path) {
+  n.expect_only(key_names(validation_set_keys()));
   if (n.at("schema").string() != kValidationSetSchema)
     n.at("schema").fail(std::string("expected \"") + kValidationSetSchema + "\"");
   ValidationSet vs;
@@ -123,6 +143,7 @@ ValidationSet load_validation_set(const std::string& arg) {
   vs.provenance = read_provenance(n.at("provenance"));
   const std::vector<std::string> common =
       n.has("set") ? overrides(n.at("set")) : std::vector<std::string>{};
+  if (n.has("fit")) vs.fit = fit_list(n.at("fit"));
   // Each run's workload from its bench_serving record unless the set says otherwise; the set's
   // and the run's own overrides come after it, so they win.
   const bool from_record = n.bool_or("workload_from_record", true);
@@ -130,7 +151,7 @@ ValidationSet load_validation_set(const std::string& arg) {
   if (!runs.is_array() || runs.size() == 0) runs.fail("expected a non-empty array of runs");
   for (size_t i = 0; i < runs.size(); ++i) {
     const JsonNode r = runs.at(i);
-    r.expect_only({"name", "scenario", "set", "measured", "exclude", "fit_exclude", "note"});
+    r.expect_only(key_names(validation_run_keys()));
     ValidationRun run;
     run.name = path_name(r.at("name"));  // names DIR/<name>.summary.json
     for (const auto& other : vs.runs)

@@ -4,6 +4,7 @@
 //   {"schema": "pdsim.validation_set/1", "name": "...", "description": "...",
 //    "provenance": {...},                     where and when the runs were measured
 //    "set": ["path=value", ...],              overrides common to every run
+//    "fit": ["KIND.FIELD=LO:HI", ...],         `calibrate serving`'s parameters without --fit
 //    "runs": [{"name": "R4", "scenario": "FILE", "set": [...], "measured": "FILE",
 //              "exclude": {"metric": "why"}, "fit_exclude": {"metric": "why"}, "note": "..."}]}
 // `measured` is a bench_serving result file, or a published point written in the set:
@@ -11,9 +12,10 @@
 // (only those metrics are compared).
 // `exclude`: not compared at all; `fit_exclude`: compared by `pdsim validate` but not fitted to
 // (a metric the fitted mechanisms cannot explain, which would bias the fit).
-// Paths are relative to the set file. Each run's metrics that are not compared — known artefacts
-// of its measured record (calibrate/bench_serving_artefacts.hpp) and the set's own exclusions,
-// each with its reason — are resolved when the set is loaded.
+// The keys are declared in validation_set_keys.hpp (generated docs: calibrate/README.md,
+// docs/validation_set.schema.json). Paths are relative to the set file. Each run's metrics that are
+// not compared — known artefacts of its measured record (calibrate/bench_serving_artefacts.hpp) and
+// the set's own exclusions, each with its reason — are resolved when the set is loaded.
 #include <map>
 #include <string>
 #include <vector>
@@ -40,6 +42,7 @@ struct ValidationRun {
 struct ValidationSet {
   std::string file, name, description;
   Json provenance;
+  std::vector<std::string> fit;  // the set's default fit list ("KIND.FIELD=LO:HI"), may be empty
   std::vector<ValidationRun> runs;
 };
 
@@ -47,6 +50,9 @@ struct ValidationSet {
 // not exist, a measured file that is not bench_serving output.
 // `arg` is a file or a name `pdsim list` prints (calibrate/validation/NAME.json).
 ValidationSet load_validation_set(const std::string& arg);
+// The same from a parsed document; `path` is where it is (or will be) written: paths in it are
+// relative to its folder.
+ValidationSet read_validation_set(const JsonNode& n, const std::string& path);
 // Whether `arg` (a file or such a name) is a JSON object with the validation-set schema (no
 // error otherwise: a missing file or a scenario name is not one).
 bool is_validation_set(const std::string& arg);

@@ -53,6 +53,21 @@ VS=$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json
 expect validate-record-workload 0 "pd_run.jsonl line 1: dataset=\"random\" input_len=1024 output_len=128 range_ratio=0.0 num_prompts=8 request_rate=\"inf\" max_concurrency=4" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1"
 expect validate-line-twice 2 "no --line with --measured FILE:LINE" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --line 1
 expect validate-scenario-workload 0 "warning: workload differs, request_rate" -- "$PDSIM" validate "$S" --measured "$SRC/tests/data/bench_serving/pd_run.jsonl:1" --scenario-workload
+# calibrate serving --init: one run per record (FILE-LINE for a line), the scenario and records
+# relative to the set's folder, so the set runs from another working directory.
+R=$SRC/tests/data/bench_serving/pd_run.jsonl
+expect init-lines 0 "wrote $T/sets/s.json: 2 runs, fit list of 1 parameter" -- "$PDSIM" calibrate serving --init "$T/sets/s.json" --scenario "$S" "$R:1" "$R:3" --fit serving.decode.host_us_per_iteration=0:30000 --run-set pd_run-3:workload.num_prompts=4
+expect init-names 0 '"name": "pd_run-3"' -- cat "$T/sets/s.json"
+expect init-relative 0 '"measured": "../' -- cat "$T/sets/s.json"
+expect init-from-elsewhere 0 "pd_run-3" -- bash -c "cd / && '$PDSIM' validate '$T/sets/s.json'"
+expect init-no-scenario 2 "--scenario SCENARIO" -- "$PDSIM" calibrate serving --init "$T/sets/t.json" "$R:1"
+expect init-no-o 2 "no -o with --init" -- "$PDSIM" calibrate serving --init "$T/sets/t.json" --scenario "$S" "$R:1" -o "$T/o.json"
+expect fit-two-sets 2 "one validation set (bench_serving records go with --init SET)" -- "$PDSIM" calibrate serving "$T/sets/s.json" "$R:1" -o "$T/o.json"
+expect fit-no-out 2 "-o OVERLAY.json" -- "$PDSIM" calibrate serving "$T/sets/s.json"
+expect fit-cli-over-set 2 "field 'fabric.a2a.cpu-proxy.fixed_us=5:1': expected LO < HI" -- "$PDSIM" calibrate serving "$T/sets/s.json" --fit fabric.a2a.cpu-proxy.fixed_us=5:1 -o "$T/o.json"
+sed 's/"serving.decode.host_us_per_iteration=0:30000"/"serving.decode.host_us_per_iteration=3"/' "$T/sets/s.json" > "$T/sets/bad-fit.json"
+expect set-bad-fit 2 "bad-fit.json: field 'fit[0]': expected PATH=LO:HI" -- "$PDSIM" calibrate serving "$T/sets/bad-fit.json" -o "$T/o.json"
+expect fit-bad-loss 2 "--loss: field 'l1': one of l2, huber, cauchy" -- "$PDSIM" calibrate serving "$T/sets/s.json" --loss l1 -o "$T/o.json"
 # A converged fit that cannot be used says so (issue 28: it once printed SUCCESS at -59 %): the
 # header counts the warnings, each is a line, and the overlay keeps them (fit.warnings).
 expect fit-quality 0 "warning (at_bound): serving.decode.host_us_per_iteration = 30000.0000 is on the end of its range" -- "$PDSIM" calibrate serving "$VS" --fit serving.decode.host_us_per_iteration=0:30000 --no-loo -o "$T/fq.json"
