@@ -122,6 +122,10 @@ for f in $(ls "$T/b2"); do
 done
 if sed "s|^\( *\)\"$SRC/calibrate/|\1\"../calibrate/|" "$T/b1/scenario.resolved.json" | cmp -s - "$T/b2/scenario.resolved.json"; then ok
 else bad "base-resolved-same: the resolved scenarios differ beyond the overlay path"; fi
+# pdsim list names a variant that leaves its schema to its base.
+mkdir -p "$T/data/scenarios" && ln -s "$SRC/models" "$T/data/models" && cp "$S" "$T/data/scenarios/q.json"
+echo '{"base": "q.json", "seed": 3}' > "$T/data/scenarios/quick-variant.json"
+expect base-list 0 "  quick-variant" -- env PDSIM_DATA_DIR="$T/data" "$PDSIM" list
 echo '{"base": "nope"}' > "$T/mine/nobase.json"
 expect base-missing 2 "$T/mine/nobase.json: field 'base': expected a scenario file relative to" -- "$PDSIM" run "$T/mine/nobase.json" --out "$T/a"
 finish
