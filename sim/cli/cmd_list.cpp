@@ -11,6 +11,7 @@
 #include "sim/core/text_align.hpp"
 #include "sim/fabric/alltoall.hpp"
 #include "sim/packet/workload.hpp"
+#include "sim/scenario/scenario_base.hpp"
 #include "sim/serve/cost/fabric_fidelity.hpp"
 #include "sim/serve/mechanisms/tail_mechanism.hpp"
 #include "sim/serve/policies/admission_policy.hpp"
@@ -51,7 +52,10 @@ void print_scenarios() {
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->path().extension() != ".json" || !it->is_regular_file(ec)) continue;
     try {
-      const pdsim::JsonNode n = pdsim::JsonNode::load_file(it->path().string());
+      const pdsim::JsonNode file = pdsim::JsonNode::load_file(it->path().string());
+      // A variant may leave its schema to its base (scenario_base.hpp).
+      const bool variant = file.is_object() && !file.has("schema") && file.raw().contains("base");
+      const pdsim::JsonNode n = variant ? pdsim::load_scenario_document(it->path().string()) : file;
       if (!n.is_object() || n.str_or("schema", "") != "pdsim.scenario/1") continue;
     } catch (const std::exception&) {
       continue;  // not a scenario this listing can name

@@ -75,10 +75,16 @@ std::optional<std::string> file_or_named(const std::string& arg, const std::stri
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(arg, ec) || arg.ends_with(".json")) return arg;
-  const fs::path rel(arg + ".json");
-  bool climbs = arg.empty() || rel.is_absolute();
+  return named_file(arg, dir);
+}
+
+std::optional<std::string> named_file(const std::string& name, const std::string& dir) {
+  namespace fs = std::filesystem;
+  const fs::path rel(name + ".json");
+  bool climbs = name.empty() || rel.is_absolute();
   for (const auto& part : rel) climbs = climbs || part == "..";
   const fs::path named = fs::path(data_root()) / dir / rel;
+  std::error_code ec;
   if (!climbs && fs::is_regular_file(named, ec)) return named.string();
   return std::nullopt;
 }

@@ -23,5 +23,9 @@ JsonNode load_named(const std::string& kind_dir, const std::string& name,
 // else DIR/arg.json under the data directory (a name `pdsim list` prints; never one that climbs
 // out of DIR) when that file exists; else nullopt (the caller says what it expected).
 std::optional<std::string> file_or_named(const std::string& arg, const std::string& dir);
+// Only the second half of file_or_named: DIR/name.json under the data directory when that file
+// exists and the name does not climb out of DIR (a scenario's `base` looks there after its own
+// folder, never in the working directory).
+std::optional<std::string> named_file(const std::string& name, const std::string& dir);
 
 }  // namespace pdsim

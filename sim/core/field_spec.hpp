@@ -49,6 +49,12 @@ struct FieldSpec {
   // A Json member that is a document carried as is (a result's resolved scenario and profiles),
   // not a provenance object.
   bool verbatim = false;
+  // A path (or a list of paths) relative to the folder of the file that wrote it: a scenario
+  // `base` rebases such a value from the base file's folder (sim/scenario/scenario_base.hpp).
+  bool file_relative = false;
+  // Read, listed and documented, never written in the resolved form: the scenario's `base` is
+  // resolved when the file is loaded, so the resolved scenario has none.
+  bool input_only = false;
   SglangName sglang{};
 };
 

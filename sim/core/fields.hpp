@@ -117,6 +117,7 @@ struct Writer {
   Json out = Json::object();
   template <class T>
   void field(T S::*m, const char* key, const FieldSpec& spec = {}) {
+    if (spec.input_only) return;
     if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::string>) {
       // A nullable field that is not optional writes null for its default (its "unset").
       if (spec.nullable && obj.*m == S{}.*m) {

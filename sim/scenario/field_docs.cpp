@@ -123,6 +123,30 @@ std::string fields_markdown(const std::vector<FieldInfo>& fields) {
   return out;
 }
 
+namespace {
+
+// Moves every "required" list of schema `s` (its own and its properties', recursively) into
+// `out`, a skeleton of the same properties; false when there was none.
+bool take_required(Json& s, Json& out) {
+  bool any = false;
+  if (s.contains("required")) {
+    out["required"] = s["required"];
+    s.erase("required");
+    any = true;
+  }
+  if (s.contains("properties"))
+    for (auto& [key, sub] : s["properties"].items()) {
+      Json part;
+      if (sub.is_object() && take_required(sub, part)) {
+        out["properties"][key] = part;
+        any = true;
+      }
+    }
+  return any;
+}
+
+}  // namespace
+
 Json fields_json_schema(const std::vector<FieldInfo>& fields) {
   Json root = {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
                {"$id", "https://pdsim.example/scenario.schema.json"},
@@ -147,6 +171,13 @@ Json fields_json_schema(const std::vector<FieldInfo>& fields) {
     if (f.spec.required) p["required"].push_back(key);
     p["properties"][key] = s;
     if (f.type == "object") objects[f.path] = &p["properties"][key];
+  }
+  // A file with a base inherits what it leaves out (scenario_base.hpp): the required fields are
+  // required only of a file without one, or an editor would flag every derived file.
+  Json required;
+  if (root["properties"].contains("base") && take_required(root, required)) {
+    root["if"] = {{"required", {"base"}}};
+    root["else"] = required;
   }
   return root;
 }

@@ -1,6 +1,6 @@
 // Reading a scenario: the declared fields (scenario.hpp) do the work; this file holds the rules
 // that join fields (bounds that keep a run finite, the chain draft, the file-relative topology
-// file, the name from the file) and `--set`.
+// file, the name from the file) and `--set`; a file's `base` is merged in scenario_base.cpp.
 #include "sim/scenario/scenario.hpp"
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "sim/core/excerpt.hpp"
 #include "sim/core/json_override.hpp"
 #include "sim/core/path_name.hpp"
+#include "sim/scenario/scenario_base.hpp"
 
 namespace pdsim {
 namespace {
@@ -68,6 +69,10 @@ void ClusterConfig::validate(ClusterConfig& c, const JsonNode& n) {
 }
 
 void Scenario::validate(Scenario& s, const JsonNode& n) {
+  // load_scenario merges a file's base away (scenario_base.hpp); a document built in memory (a
+  // sweep point, --set) has no folder to resolve one from.
+  if (!s.base.empty())
+    n.at("base").fail("expected no base here: a base is merged when a scenario file is loaded");
   s.file = n.file();
   // The name becomes the default output directory out/<name>: checked, or the file's stem.
   s.name = n.has("name") ? path_name(n.at("name")) : path_name_from_file(n.file(), "name");
@@ -94,7 +99,7 @@ std::string scenario_file(const std::string& arg) {
 
 Scenario load_scenario(const std::string& arg, const std::vector<std::string>& overrides) {
   const std::string path = scenario_file(arg);
-  Scenario s = parse_scenario(JsonNode::load_file(path));
+  Scenario s = parse_scenario(load_scenario_document(path));
   if (overrides.empty()) return s;
   Json doc = s.resolved_json();
   for (const auto& o : overrides) apply_override(doc, o, path);

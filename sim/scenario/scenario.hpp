@@ -5,7 +5,8 @@
 // resolved output, `pdsim explain`, the field tables of scenarios/README.md,
 // docs/scenario.schema.json and the SGLang import and export all come from these declarations.
 // `tail` holds the sections the tail mechanisms declare in their own files
-// (sim/core/config_sections.hpp).
+// (sim/core/config_sections.hpp). A file may name a `base` scenario it is merged onto; loading
+// merges it away (sim/scenario/scenario_base.hpp), so a Scenario never has one.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -462,7 +463,8 @@ struct ClusterConfig {
     v.field(&C::topology_file, "topology_file",
             {.help = "packet fidelity: aws ec2 describe-instance-topology JSON (relative to the "
                      "scenario); prefill nodes first, then decode nodes. \"\" = every node on its "
-                     "own leaf"});
+                     "own leaf",
+             .file_relative = true});
   }
   static void validate(ClusterConfig& c, const JsonNode& n);
 };
@@ -483,6 +485,8 @@ struct Scenario {
   // Edits in the file itself that a --set round trip rewrites (from_profile values); not a field.
   std::vector<std::string> file_warnings;
   std::string schema = "pdsim.scenario/1";
+  std::string
+      base;  // read so that it is declared; load_scenario has merged it away (scenario_base)
   std::string name, description;
   std::string model;
   std::string gpu_profile = "h200-datasheet";
@@ -501,6 +505,12 @@ struct Scenario {
   static void declare(V& v) {
     using S = Scenario;
     v.field(&S::schema, "schema", {.help = "format version", .choices = {"pdsim.scenario/1"}});
+    v.field(&S::base, "base",
+            {.help = "a scenario this file's fields are merged onto (JSON merge patch: objects "
+                     "merge, arrays and values replace, null removes a key): a path relative to "
+                     "this file's folder, else a name pdsim list prints. The resolved scenario "
+                     "has no base",
+             .input_only = true});
     v.field(&S::name, "name",
             {.help = "names the output directory out/NAME and reports; default: the file's stem"});
     v.field(&S::description, "description", {.help = "free text"});
@@ -516,7 +526,8 @@ struct Scenario {
             {.help = "models/profiles/serving entry: host-side costs of the serving stack"});
     v.field(&S::profile_overlays, "profile_overlays",
             {.help = "profile overlays applied in order (relative to the scenario); each section "
-                     "applies only to the profile it was fitted on"});
+                     "applies only to the profile it was fitted on",
+             .file_relative = true});
     v.section(&S::cluster, "cluster", {.help = "the nodes and their network", .required = true});
     v.section(&S::router, "router", {.help = "the PD router"});
     v.section(&S::fabric, "fabric", {.help = "the network model", .required = true});

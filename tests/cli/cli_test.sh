@@ -120,4 +120,27 @@ for f in "$SRC"/scenarios/dsr1/*.json "$T"/dsr1/*.json; do
 done
 "$PDSIM" run "$S" --out "$T/r3" --report "$T/r3.html" --report "$T/r3.md" >/dev/null
 if grep -q 'id="itl-cdf"' "$T/r3.html" && grep -q '## ITL distribution' "$T/r3.md"; then pass=$((pass+1)); else echo "FAIL: --report files"; fail=$((fail+1)); fi
+# A scenario with a base (scenarios/README.md): three lines in a folder of their own, run from
+# another folder, are the shipped scenario with the same --set: outputs byte-identical, and the
+# resolved scenario flat (no base) with the base's overlay path made absolute.
+in_dir() { (cd "$1" && shift && "$@"); }
+mkdir -p "$T/mine" "$T/elsewhere"
+printf '{\n  "base": "glm51-2p2d-efa-quick", "workload": {"num_prompts": 6}\n}\n' > "$T/mine/six.json"
+expect base-run 0 "Successful requests:                     6" -- in_dir "$T/elsewhere" "$PDSIM" run ../mine/six.json --out "$T/b1"
+expect base-resolved 0 '"num_prompts": 6' -- cat "$T/b1/scenario.resolved.json"
+if grep -q '"base"' "$T/b1/scenario.resolved.json"; then bad "base-flat: the resolved scenario has a base"; else ok; fi
+"$PDSIM" run "$S" --set workload.num_prompts=6 --out "$T/b2" >/dev/null
+if [ "$(ls "$T/b1")" = "$(ls "$T/b2")" ]; then ok; else bad "base-outputs: different files"; fi
+for f in $(ls "$T/b2"); do
+  [ "$f" = scenario.resolved.json ] && continue
+  if cmp -s "$T/b1/$f" "$T/b2/$f"; then ok; else bad "base-outputs: $f differs from the shipped scenario's"; fi
+done
+if sed "s|^\( *\)\"$SRC/calibrate/|\1\"../calibrate/|" "$T/b1/scenario.resolved.json" | cmp -s - "$T/b2/scenario.resolved.json"; then ok
+else bad "base-resolved-same: the resolved scenarios differ beyond the overlay path"; fi
+# pdsim list names a variant that leaves its schema to its base.
+mkdir -p "$T/data/scenarios" && ln -s "$SRC/models" "$T/data/models" && cp "$S" "$T/data/scenarios/q.json"
+echo '{"base": "q.json", "seed": 3}' > "$T/data/scenarios/quick-variant.json"
+expect base-list 0 "  quick-variant" -- env PDSIM_DATA_DIR="$T/data" "$PDSIM" list
+echo '{"base": "nope"}' > "$T/mine/nobase.json"
+expect base-missing 2 "$T/mine/nobase.json: field 'base': expected a scenario file relative to" -- "$PDSIM" run "$T/mine/nobase.json" --out "$T/a"
 finish
