@@ -119,6 +119,7 @@ PDSIM_CLI_COMMAND(
       app.add_flag("--no-progress", o->no_progress, "the same as --progress off");
       CLI::App* merge = app.add_subcommand("merge", "merge shard results files into one");
       merge->add_option("inputs", o->merge_inputs, "results files")->required();
-      merge->add_option("-o,--out", o->merge_out, "merged results file")->required();
+      // -o/--output like every one-file output; --out kept for scripts written before.
+      merge->add_option("-o,--output,--out", o->merge_out, "merged results file")->required();
       return [o, merge] { return merge->parsed() ? run_merge(*o) : run_sweep_cmd(*o); };
     })
