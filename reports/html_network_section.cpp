@@ -68,6 +68,25 @@ void add_network_sections(ReportDoc& d, const std::vector<RunView>& runs,
     }
     for (const auto& phase : phases) bars.push_back({r.name + ": " + phase, by_phase[phase]});
   }
+  // KV and all-to-all on shared NICs: decode iterations whose all-to-all met a KV / PP flow on
+  // the decode nodes' paths, and the stall it caused (tail_log.cpp; packet fidelity only).
+  ReportTable share{"kv_a2a_sharing",
+                    "KV transfers and the all-to-all on shared paths (packet fidelity; 0 at "
+                    "analytic)",
+                    {"run", "iterations overlapping a KV flow", "ITL samples in them",
+                     "stall mean (µs)", "stall p99 (µs)", "stall max (µs)"},
+                    {-1, 4, 4, 1, 1, 1},
+                    {}};
+  for (const auto& r : runs) {
+    const Json& o = at_path(r.summary, {"pdsim", "tail", "kv_overlap"});
+    if (!o.is_object()) continue;
+    std::vector<Json> row = {r.name};
+    for (const char* k :
+         {"iterations_share", "samples_share", "stall_mean_us", "stall_p99_us", "stall_max_us"})
+      row.push_back(o.contains(k) ? o.at(k) : Json(nullptr));
+    share.rows.push_back(row);
+  }
+  if (!share.rows.empty()) d.tables.push_back(share);
   if (!bars.empty())
     d.charts.push_back({"a2a-terms", "All-to-all time by modelled term",
                         "µs per decode iteration, all layers, by the all-to-all backend's terms "

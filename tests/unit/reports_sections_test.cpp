@@ -92,7 +92,9 @@ TEST(ReportsNetwork, AllToAllTermsPerIteration) {
   SimResults r;
   r.requests.push_back(staged(0, 0, 1, 2, 3, 100, {2, 4, 6}, {1, 2, 1}));
   r.extras = Json::parse(R"({"decode":{"iterations":4,"cost_model":{"a2a_terms_total_us":
-    {"combine.latency_us":20,"dispatch.latency_us":40,"dispatch.proxy_us":80}}}})");
+    {"combine.latency_us":20,"dispatch.latency_us":40,"dispatch.proxy_us":80}}},
+    "tail":{"kv_overlap":{"iterations_share":0.25,"samples_share":0.5,"stall_mean_us":3,
+    "stall_p99_us":4,"stall_max_us":5}}})");
   ReportDoc d;
   add_network_sections(d, {{"efa", &r, bench_summary(r)}}, {"#D55E00"});
   ASSERT_EQ(d.charts.size(), 1u);  // no KV bytes per token: no traffic chart
@@ -103,6 +105,9 @@ TEST(ReportsNetwork, AllToAllTermsPerIteration) {
   EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["label"], "latency_us");
   EXPECT_EQ(d.charts[0].config["data"]["datasets"][0]["data"], Json::parse("[5.0,10.0]"));
   EXPECT_EQ(d.charts[0].config["data"]["datasets"][1]["data"], Json::parse("[0.0,20.0]"));
+  // The KV / all-to-all sharing figures, one row per run, as the tail log wrote them.
+  ASSERT_EQ(d.tables.size(), 1u);
+  EXPECT_EQ(d.tables[0].rows[0], (std::vector<Json>{"efa", 0.25, 0.5, 3, 4, 5}));
 }
 
 TEST(ReportsColours, FixedPerTermAndFabric) {
