@@ -2,13 +2,16 @@
 # README's "From your own runs", on the real measured files: SGLang launch flags → scenario,
 # bench_serving records → validation set, the set's own fit list → overlay, EFA vs RoCE with
 # intervals; four commands, no JSON written by hand (issue 28). The records are the three runs in
-# ../shared/measurements/glm51-2p2d-p5en-20260430 beside the source tree; without that folder the
-# test is skipped (exit 77, ctest SKIP_RETURN_CODE). The fit skips leave-one-out to stay fast.
+# ../shared/measurements/glm51-2p2d-p5en-20260430 beside the source tree; where that folder is not
+# beside the checkout (a clean clone elsewhere), the repository's byte-identical copies in
+# calibrate/validation/glm51-2p2d-p5en-20260430 (checksums in its README); with neither, the test
+# is skipped (exit 77, ctest SKIP_RETURN_CODE). The fit skips leave-one-out to stay fast.
 # Usage: tests/cli/user_path_test.sh PDSIM SOURCE_DIR
 set -u
 PDSIM=$1; SRC=$2
 export PDSIM_DATA_DIR=$SRC
 M=$SRC/../shared/measurements/glm51-2p2d-p5en-20260430
+[ -d "$M" ] || M=$SRC/calibrate/validation/glm51-2p2d-p5en-20260430
 for f in R2-shared-rails R4-rail-split R5-rail-split-eagle; do
   [ -f "$M/$f.json" ] || { echo "SKIP: $M/$f.json not found (the measured runs are not beside this checkout)"; exit 77; }
 done
@@ -48,7 +51,7 @@ check set-runs "
 import json; s = json.load(open('set.json'))
 assert [r['name'] for r in s['runs']] == ['R2-shared-rails', 'R4-rail-split', 'R5-rail-split-eagle'], s['runs']
 assert all(r['scenario'] == 'mine.json' for r in s['runs'])
-assert s['runs'][0]['measured'].endswith('shared/measurements/glm51-2p2d-p5en-20260430/R2-shared-rails.json')
+assert s['runs'][0]['measured'].endswith('/glm51-2p2d-p5en-20260430/R2-shared-rails.json')
 assert not s['runs'][0]['measured'].startswith('/')
 assert s['workload_from_record'] is True and len(s['fit']) == 5
 assert s['runs'][2]['set'] == ['decode.a2a_nics=8', 'decode.speculative.algorithm=eagle']"
