@@ -113,6 +113,7 @@ SCENARIO_OBJS=("${OBJS[@]}")
 # the scenario objects above, validation sets too (a run's workload comes from its record through
 # the scenario's field declarations) with bench_serving's record checks from calibrate.
 objects "$ROOT"/sim/sweep/sweep_spec.cpp "$ROOT"/sim/fit/validation_set.cpp \
+        "$ROOT"/sim/fit/validation_set_keys.cpp "$ROOT"/sim/fit/fit_parameter.cpp \
         "$ROOT"/calibrate/bench_serving_artefacts.cpp "$ROOT"/calibrate/bench_serving_jsonl.cpp \
         "$ROOT"/calibrate/bench_serving_record.cpp
 SWEEP_OBJ=${OBJS[0]} VSET_OBJS=("${OBJS[@]:1}")
