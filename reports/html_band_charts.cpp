@@ -1,6 +1,5 @@
 // Charts of series over time and of intervals as bands (declared in html_charts.hpp).
 #include "reports/html_charts.hpp"
-#include "reports/report_colours.hpp"
 
 namespace pdsim {
 namespace {
@@ -8,10 +7,6 @@ namespace {
 // A colour with alpha (hex #RRGGBB + AA), for bands behind their points.
 std::string translucent(const std::string& hex) {
   return hex.size() == 7 ? hex + "55" : hex;
-}
-
-std::string pick(const std::vector<std::string>& colours, size_t i) {
-  return i < colours.size() ? colours[i] : report_palette()[i % report_palette().size()];
 }
 
 }  // namespace
@@ -25,8 +20,8 @@ Json lines_chart(const Named<std::vector<std::pair<double, double>>>& series,
     for (const auto& [x, y] : series[i].second) pts.push_back(xy(x, y));
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", pick(colours, i)},
-                  {"backgroundColor", pick(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"pointRadius", 0},
                   {"borderWidth", 1.5}});
   }
@@ -52,8 +47,8 @@ Json interval_chart(const std::vector<std::string>& rows,
     ds.push_back({{"type", "bar"},
                   {"label", series[i].first + " (5–95 %)"},
                   {"data", bands},
-                  {"backgroundColor", translucent(pick(colours, i))},
-                  {"borderColor", pick(colours, i)},
+                  {"backgroundColor", translucent(series_colour(colours, i))},
+                  {"borderColor", series_colour(colours, i)},
                   {"borderWidth", 1},
                   {"grouped", true}});
     ds.push_back({{"type", "line"},
@@ -63,8 +58,8 @@ Json interval_chart(const std::vector<std::string>& rows,
                   {"pointStyle", "line"},
                   {"pointRadius", 9},
                   {"pointBorderWidth", 3},
-                  {"borderColor", pick(colours, i)},
-                  {"backgroundColor", pick(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"pdsimNoLegend", true}});
   }
   Json labels = Json::array();

@@ -10,14 +10,15 @@ namespace pdsim {
 namespace {
 
 std::string colour(size_t i) {
-  return report_palette()[i % report_palette().size()];
-}
-// The series' own colour when the caller gave one, else the palette's i-th.
-std::string colour_of(const std::vector<std::string>& colours, size_t i) {
-  return i < colours.size() ? colours[i] : colour(i);
+  return series_colour({}, i);
 }
 
 }  // namespace
+
+std::string series_colour(const std::vector<std::string>& colours, size_t i) {
+  if (i < colours.size() && !colours[i].empty()) return colours[i];
+  return report_palette()[i % report_palette().size()];
+}
 
 Json chart_axis(const std::string& title, const std::string& type) {
   return {{"type", type}, {"title", {{"display", true}, {"text", title}}}};
@@ -41,8 +42,8 @@ Json itl_cdf_chart(const Named<std::vector<CdfPoint>>& series,
     for (const auto& p : series[i].second) pts.push_back(xy(p.x, p.fraction));
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour_of(colours, i)},
-                  {"backgroundColor", colour_of(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"stepped", "after"},
                   {"pointRadius", 0},
                   {"borderWidth", 2}});
@@ -67,8 +68,8 @@ Json itl_tail_chart(const Named<std::vector<CdfPoint>>& series,
     }
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour_of(colours, i)},
-                  {"backgroundColor", colour_of(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"pointRadius", 0},
                   {"borderWidth", 2}});
   }
@@ -126,8 +127,8 @@ Json kv_timeline_chart(const Named<std::vector<KvSpan>>& series,
     }
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour_of(colours, i)},
-                  {"backgroundColor", colour_of(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"pointRadius", 1.5},
                   {"borderWidth", 3},
                   {"spanGaps", false}});
@@ -148,8 +149,8 @@ Json kv_duration_chart(const Named<std::vector<KvSpan>>& series,
       pts.push_back(xy(s.start_s, (s.end_s - s.start_s) * 1e3));
     ds.push_back({{"label", series[i].first},
                   {"data", pts},
-                  {"borderColor", colour_of(colours, i)},
-                  {"backgroundColor", colour_of(colours, i)},
+                  {"borderColor", series_colour(colours, i)},
+                  {"backgroundColor", series_colour(colours, i)},
                   {"pointRadius", 2.5}});
   }
   Json y = chart_axis("KV transfer time (ms)");

@@ -16,6 +16,8 @@ namespace pdsim {
 template <typename T>
 using Named = std::vector<std::pair<std::string, T>>;  // (series name, data)
 
+// Series i's colour: colours[i] when given (not empty), else the palette's i-th.
+std::string series_colour(const std::vector<std::string>& colours, size_t i);
 // Chart.js axis and options blocks shared by every chart.
 Json chart_axis(const std::string& title, const std::string& type = "linear");
 Json chart_options(const Json& x, const Json& y, bool legend = true);

@@ -4,17 +4,12 @@
 #include <cmath>
 
 #include "reports/html_charts.hpp"
-#include "reports/report_colours.hpp"
 #include "reports/text_format.hpp"
 
 namespace pdsim {
 namespace {
 
 constexpr double kGuidePct = 10;  // the guide lines: ±10 %, the fit warnings' poor-fit limit
-
-std::string colour(size_t i) {
-  return report_palette()[i % report_palette().size()];
-}
 
 // Dashed grey lines at ±kGuidePct over `n` categories (a mixed bar/line chart).
 }  // namespace
@@ -90,12 +85,12 @@ ReportDoc validation_report_doc(const Json& validation, const std::string& title
       lo = std::min({lo, p, m});
       hi = std::max({hi, p, m});
     }
-    bars.push_back({{"label", name}, {"data", errs}, {"backgroundColor", colour(i)}});
+    bars.push_back({{"label", name}, {"data", errs}, {"backgroundColor", series_colour({}, i)}});
     parity.push_back({{"type", "scatter"},
                       {"label", name},
                       {"data", pts},
-                      {"borderColor", colour(i)},
-                      {"backgroundColor", colour(i)},
+                      {"borderColor", series_colour({}, i)},
+                      {"backgroundColor", series_colour({}, i)},
                       {"pointRadius", 4}});
   }
   d.charts.push_back({"errors", "Error per metric",

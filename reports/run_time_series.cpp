@@ -13,16 +13,22 @@ bool within(double t, double from, double to) {
 
 }  // namespace
 
-RunTimeSeries run_time_series(const SimResults& r, size_t points) {
-  RunTimeSeries s;
-  if (points < 2 || r.requests.empty()) return s;
+std::vector<double> run_time_grid(const SimResults& r, size_t points) {
+  std::vector<double> t;
+  if (points < 2 || r.requests.empty()) return t;
   double t0 = std::numeric_limits<double>::infinity(), t1 = 0;
   for (const auto& q : r.requests) {
     t0 = std::min(t0, q.arrival_s);
     t1 = std::max({t1, q.arrival_s, q.finish_s});
   }
-  for (size_t k = 0; k < points; ++k) {
-    const double t = t0 + (t1 - t0) * static_cast<double>(k) / static_cast<double>(points - 1);
+  for (size_t k = 0; k < points; ++k)
+    t.push_back(t0 + (t1 - t0) * static_cast<double>(k) / static_cast<double>(points - 1));
+  return t;
+}
+
+RunTimeSeries run_time_series(const SimResults& r, size_t points) {
+  RunTimeSeries s;
+  for (const double t : run_time_grid(r, points)) {
     double wait = 0, pre = 0, to_dec = 0, dec = 0, kv = 0;
     for (const auto& q : r.requests) {
       wait += within(t, q.arrival_s, q.prefill_start_s);
@@ -52,7 +58,7 @@ RunTimeSeries run_time_series(const SimResults& r, size_t points) {
 
 KvRateSeries kv_rate_series(const SimResults& r, double bytes_per_token, size_t points) {
   KvRateSeries s;
-  const std::vector<double> edges = run_time_series(r, points).t_s;
+  const std::vector<double> edges = run_time_grid(r, points);
   if (edges.size() < 2) return s;
   for (size_t k = 0; k + 1 < edges.size(); ++k) s.t_s.push_back((edges[k] + edges[k + 1]) / 2);
   int instances = 0;

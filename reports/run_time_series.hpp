@@ -17,7 +17,10 @@ struct RunTimeSeries {
   std::vector<double> waiting_prefill, prefilling, to_decode, decoding, decode_kv_tokens;
 };
 
-// `points` ≥ 2 instants (fewer: an empty series); no requests: empty.
+// The instants: `points` ≥ 2 evenly from the first arrival to the last finish (fewer, or no
+// requests: none).
+std::vector<double> run_time_grid(const SimResults& r, size_t points);
+// The series at run_time_grid's instants.
 RunTimeSeries run_time_series(const SimResults& r, size_t points);
 
 // KV-cache traffic into each decode instance, as the mean rate over each of the points − 1
