@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "calibrate/bounded_lsq.hpp"
+#include "calibrate/collective_row_noise.hpp"
 #include "calibrate/fit_profile.hpp"
 #include "calibrate/measurement.hpp"
 #include "sim/core/error.hpp"
@@ -19,18 +20,29 @@ namespace {
 struct RegimeFit {
   double alpha_us = 0, inv_bw = 0;  // µs, µs per bus byte
   double se_alpha = NAN, se_inv_bw = NAN;
-  double sse = 0;
+  double sse = 0;          // Σ relative residual²
+  double neg2_loglik = 0;  // −2 ln L with each row's variance (its noise + tau²)
   std::vector<double> rel_residuals;
 };
 
-// time ≈ alpha + S_bus · inv_bw, least squares on (t − t̂) / t with both terms ≥ 0.
-RegimeFit fit_regime(const std::vector<const CollectiveRow*>& rows, double factor) {
-  Eigen::MatrixXd A(rows.size(), 2);
-  Eigen::VectorXd y = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(rows.size()));
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const auto r = static_cast<Eigen::Index>(i);
-    A(r, 0) = 1.0 / rows[i]->time_us;
-    A(r, 1) = factor * rows[i]->bytes / rows[i]->time_us;
+// Relative-error resolution: a row known better than 1e-6 is known to 1e-6.
+double row_variance(double noise, double tau2) {
+  return std::max(noise + tau2, 1e-12);
+}
+
+// time ≈ alpha + S_bus · inv_bw, weighted least squares on (t − t̂) / t with both terms ≥ 0;
+// row i has variance var[i] + tau2 in that relative error.
+RegimeFit fit_regime(const std::vector<const CollectiveRow*>& rows, const std::vector<double>& var,
+                     double tau2, double factor) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  Eigen::MatrixXd A(n, 2);
+  Eigen::VectorXd y(n), w(n);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    const auto& row = *rows[static_cast<size_t>(r)];
+    w(r) = 1.0 / std::sqrt(row_variance(var[static_cast<size_t>(r)], tau2));
+    A(r, 0) = w(r) / row.time_us;
+    A(r, 1) = w(r) * factor * row.bytes / row.time_us;
+    y(r) = w(r);
   }
   // The two columns differ by ~10^8 in scale (1/t against bytes/t): fit on unit-norm columns so
   // that the normal matrix of the standard errors is well conditioned, then scale back.
@@ -42,8 +54,13 @@ RegimeFit fit_regime(const std::vector<const CollectiveRow*>& rows, double facto
   f.inv_bw = s.theta(1) / norm(1);
   f.se_alpha = s.std_error[0] / norm(0);
   f.se_inv_bw = s.std_error[1] / norm(1);
-  f.sse = s.sse;
-  for (Eigen::Index i = 0; i < s.residuals.size(); ++i) f.rel_residuals.push_back(s.residuals(i));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double e = s.residuals(i) / w(i);  // back to relative error
+    f.rel_residuals.push_back(e);
+    const double v = row_variance(var[static_cast<size_t>(i)], tau2);
+    f.sse += e * e;
+    f.neg2_loglik += std::log(2 * M_PI * v) + e * e / v;
+  }
   return f;
 }
 
@@ -81,12 +98,11 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
     throw InputError(rows.empty() ? "<collective>" : rows.front().ref, "results",
                      "rows at two or more message sizes for " + shape);
   const double n = static_cast<double>(rows.size());
-  // Relative-error resolution: fits better than 1e-6 per row are ties, so BIC's penalty decides.
-  const double sse_floor = 1e-12 * n;
+  const std::vector<double> var = collective_row_variances(rows);
   struct Candidate {
     std::vector<int> starts;
     std::vector<RegimeFit> fits;
-    double sse = 0, bic = 0;
+    double sse = 0, tau = 0, neg2_loglik = 0, bic = 0;
   };
   std::vector<Candidate> cands;
   for (int k = 1; k <= std::min(max_regimes, m / 2); ++k) {
@@ -94,20 +110,35 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
     std::vector<int> cur;
     splits(m, k, 0, cur, ss);
     for (const auto& s : ss) {
-      Candidate c;
-      c.starts = s;
+      std::vector<std::vector<const CollectiveRow*>> in(static_cast<size_t>(k));
+      std::vector<std::vector<double>> in_var(static_cast<size_t>(k));
       for (int g = 0; g < k; ++g) {
         const double lo = sizes[g == 0 ? 0 : s[g - 1]];
         const double hi = g + 1 < k ? sizes[s[g] - 1] : sizes.back();
-        std::vector<const CollectiveRow*> in;
-        for (const auto& r : rows)
-          if (r.bytes >= lo && r.bytes <= hi) in.push_back(&r);
-        c.fits.push_back(fit_regime(in, factor));
-        c.sse += c.fits.back().sse;
+        for (size_t i = 0; i < rows.size(); ++i)
+          if (rows[i].bytes >= lo && rows[i].bytes <= hi) {
+            in[g].push_back(&rows[i]);
+            in_var[g].push_back(var[i]);
+          }
       }
-      const int params = 3 * k - 1;  // alpha and busbw per regime, one boundary between two
-      c.bic = n * std::log(std::max(c.sse, sse_floor) / n) + params * std::log(n);
-      cands.push_back(std::move(c));
+      // tau by maximum likelihood on a log grid, 32 points a decade from 1e-5 to 1 (relative
+      // error): deterministic, and finer than anything the rows can resolve.
+      Candidate best_tau;
+      for (int j = 0; j <= 160; ++j) {
+        const double tau = j == 0 ? 0.0 : std::pow(10.0, -5.0 + (j - 1) / 32.0);
+        Candidate c;
+        c.starts = s;
+        c.tau = tau;
+        for (int g = 0; g < k; ++g) {
+          c.fits.push_back(fit_regime(in[g], in_var[g], tau * tau, factor));
+          c.sse += c.fits.back().sse;
+          c.neg2_loglik += c.fits.back().neg2_loglik;
+        }
+        if (j == 0 || c.neg2_loglik < best_tau.neg2_loglik) best_tau = std::move(c);
+      }
+      const int params = 3 * k;  // alpha and busbw per regime, one boundary between two, tau
+      best_tau.bic = best_tau.neg2_loglik + params * std::log(n);
+      cands.push_back(std::move(best_tau));
     }
   }
   size_t best = 0;
@@ -153,7 +184,10 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
   one.curves = {out.curve};
   double worst = 0;
   int beyond10 = 0;
-  for (const auto& r : rows) {
+  // Per instance and size, the geometric mean of its rows (the replicates' consensus).
+  std::map<std::pair<std::string, double>, std::pair<double, int>> consensus;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
     const CollectivePrediction p = predict_collective(one, op, r.bytes, ranks, nodes);
     const double measured = factor * r.bytes / (r.time_us * 1e3);
     const double err = 100.0 * (p.busbw_GBps / measured - 1.0);
@@ -165,7 +199,21 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
                         {"bytes", r.bytes},
                         {"busbw_GBps_measured", measured},
                         {"busbw_GBps_predicted", p.busbw_GBps},
-                        {"busbw_error_pct", err}});
+                        {"busbw_error_pct", err},
+                        {"noise_rel", std::sqrt(var[i])}});
+    auto& [log_sum, count] = consensus[{r.instance, r.bytes}];
+    log_sum += std::log(measured / p.busbw_GBps);
+    ++count;
+  }
+  Json sizes_out = Json::array();
+  double worst_size = 0;
+  for (const auto& [key, v] : consensus) {
+    const double err = 100.0 * (std::exp(-v.first / v.second) - 1.0);
+    worst_size = std::max(worst_size, std::abs(err));
+    sizes_out.push_back({{"instance", key.first},
+                         {"bytes", key.second},
+                         {"rows", v.second},
+                         {"busbw_error_pct", err}});
   }
   for (const auto& x : cands) {
     Json starts = Json::array();
@@ -173,6 +221,8 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
     cand_out.push_back({{"regimes", x.fits.size()},
                         {"regime_starts_bytes", starts},
                         {"sse_rel", x.sse},
+                        {"tau_rel", x.tau},
+                        {"neg2_loglik", x.neg2_loglik},
                         {"bic", x.bic},
                         {"chosen", &x == &c}});
   }
@@ -181,13 +231,18 @@ CollectiveCurveFit fit_collective_curve(const std::string& op, int ranks, int no
                 {"nodes", nodes},
                 {"regimes", regimes},
                 {"rows", rows_out},
+                {"tau_rel", c.tau},
                 {"max_abs_busbw_error_pct", worst},
+                {"sizes", sizes_out},
+                {"max_abs_busbw_error_pct_per_size", worst_size},
                 {"rows_beyond_10pct", beyond10},
                 {"candidates", cand_out},
                 {"method",
                  "contiguous size regimes (at least two sizes each, up to max_regimes); per "
-                 "regime time = alpha + S_bus / busbw by bounded least squares on relative "
-                 "error; the split with the lowest BIC (n ln(SSE/n) + (3k-1) ln n)"}};
+                 "regime time = alpha + S_bus / busbw by bounded weighted least squares on "
+                 "relative error, row i weighted by 1 / (noise_i + tau^2) (noise: print "
+                 "resolution + repeatability at its size; tau: maximum likelihood per split); "
+                 "the split with the lowest BIC (-2 ln L + 3k ln n)"}};
   return out;
 }
 
@@ -222,9 +277,12 @@ CollectiveProfile fit_collective_profile(const CollectiveFitOptions& opt) {
       row.bytes = r.at("bytes").positive();
       if (r.has("time_us")) {
         row.time_us = r.at("time_us").positive();
+        row.print_unit_rel = printed_unit(row.time_us) / row.time_us;
       } else {
         const double bus = r.at("busbw_GBps").positive();
         row.time_us = collective_bus_factor(op, ranks) * row.bytes / (bus * 1e3);
+        // nccl-tests prints busbw as %.2f: a unit of 0.01 GB/s at least.
+        row.print_unit_rel = std::min(0.01, printed_unit(bus)) / bus;
       }
       groups[{op, ranks, nodes}].push_back(row);
     }

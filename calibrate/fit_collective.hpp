@@ -8,8 +8,13 @@
 // its instance). Per curve, the distinct sizes are split into 1..max_regimes contiguous regimes
 // (NCCL's protocols; at least two sizes each), every split is fitted — per regime, time
 // = alpha + S_bus / busbw by bounded least squares in relative error (calibrate/bounded_lsq) —
-// and the split with the lowest BIC wins. Uncertainty: each regime's standard errors and RMS
-// relative error, each row's busbw error, and every candidate split with its BIC.
+// and the split with the lowest BIC wins. Rows are weighted by their own precision: each row's
+// measurement variance (print resolution and the repeatability of its size,
+// calibrate/collective_row_noise) plus one variance component tau² for what the rows do not
+// explain (the model's error, the spread between pooled instance types), tau chosen per split
+// by maximum likelihood. So a 64 KiB point whose two placements differ 1.9× cannot pull the curve
+// away from 1 MiB rows that agree within 1 %. Uncertainty: each regime's standard errors and RMS
+// relative error, tau, each row's busbw error and noise, and every candidate split with its BIC.
 #include <string>
 #include <vector>
 
@@ -29,6 +34,7 @@ struct CollectiveRow {
   std::string instance;   // context.instance, if given
   std::string placement;  // nccl-tests out-of-place / in-place, if given
   double bytes = 0, time_us = 0;
+  double print_unit_rel = 0;  // the printed value's resolution relative to it (row noise)
 };
 
 struct CollectiveCurveFit {

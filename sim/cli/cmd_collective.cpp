@@ -137,7 +137,7 @@ PDSIM_CLI_COMMAND(
                   << (a->nodes == 1 ? " node\n" : " nodes\n");
         std::cout << std::left << std::setw(14) << "bytes" << std::right << std::setw(8) << "regime"
                   << std::setw(12) << "time_us" << std::setw(12) << "busbw_GBps" << std::setw(10)
-                  << "+/- rms"
+                  << "+/-"
                   << "\n";
         std::vector<std::string> notes;
         for (const auto& [bytes, r] : rows) {
@@ -148,6 +148,8 @@ PDSIM_CLI_COMMAND(
           for (const auto& o : r.outside)
             if (std::find(notes.begin(), notes.end(), o) == notes.end()) notes.push_back(o);
         }
+        std::cout << "+/-: the regime's RMS fit error; between the measured sizes of two regimes, "
+                     "at least the gap to the other regime's time\n";
         for (const auto& n : notes) std::cout << "* outside what was measured: " << n << "\n";
         return 0;
       };

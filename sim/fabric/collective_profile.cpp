@@ -75,12 +75,28 @@ CollectivePrediction predict_collective(const CollectiveProfile& p, const std::s
                           num(c->max_bytes) + " bytes");
   size_t i = 0;
   while (i + 1 < c->regimes.size() && bytes > c->regimes[i].up_to_bytes) ++i;
-  const CollectiveRegime& r = c->regimes[i];
   const double bus_bytes = collective_bus_factor(op, ranks) * bytes;
+  auto time_in = [&](const CollectiveRegime& g) {
+    return g.alpha_us + (std::isinf(g.busbw_GBps) ? 0.0 : bus_bytes / (g.busbw_GBps * 1e3));
+  };
   out.regime = static_cast<int>(i);
-  out.time_us = r.alpha_us + (std::isinf(r.busbw_GBps) ? 0.0 : bus_bytes / (r.busbw_GBps * 1e3));
+  out.time_us = time_in(c->regimes[i]);
   out.busbw_GBps = bus_bytes / (out.time_us * 1e3);
-  out.rel_uncertainty = r.rms_rel_error;
+  out.rel_uncertainty = c->regimes[i].rms_rel_error;
+  // Inside a boundary's bracket no size was measured, so where NCCL switches protocol there is
+  // unknown: at the boundary the other side's regime is as plausible as this one, at the measured
+  // end of the bracket it is ruled out; in between, the gap between the two counts in proportion
+  // (linear in log size).
+  auto across = [&](const CollectiveRegime& lower, const CollectiveRegime& other) {
+    if (!(bytes > lower.bracket_low_bytes && bytes < lower.bracket_high_bytes)) return;
+    const double u = lower.up_to_bytes;
+    const double edge = bytes <= u ? lower.bracket_low_bytes : lower.bracket_high_bytes;
+    const double weight = 1.0 - std::abs(std::log(bytes / u)) / std::abs(std::log(edge / u));
+    const double gap = std::abs(time_in(other) - out.time_us) / out.time_us;
+    out.rel_uncertainty = std::max(out.rel_uncertainty, weight * gap);
+  };
+  if (i > 0) across(c->regimes[i - 1], c->regimes[i - 1]);
+  if (i + 1 < c->regimes.size()) across(c->regimes[i], c->regimes[i + 1]);
   return out;
 }
 

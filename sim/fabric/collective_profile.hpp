@@ -139,7 +139,8 @@ struct CollectivePrediction {
   double time_us = 0;
   double busbw_GBps = 0;
   int regime = 0;                    // index into the curve's regimes
-  double rel_uncertainty = 0;        // the regime's RMS relative error
+  double rel_uncertainty = 0;        // the regime's RMS relative error; inside a boundary's bracket
+                                     // at least the gap to the other side's regime
   std::vector<std::string> outside;  // empty when the query is inside what was measured
 };
 

@@ -99,10 +99,9 @@ TEST(CalibrateFitProfiles, RoceCx7EqualsItsFit) {
 }
 
 // The collective profile, as regenerate_profiles.sh fits it: the p5 and p5en two-node rows share
-// one curve. Above 128 MiB (the prefill all-reduce of a chunk's hidden state) every row of both
-// instance types is within 5 % busbw; below, the record itself scatters (64 KiB: the in-place
-// busbw is 1.9x the out-of-place; 8 KiB is slower than 1 MiB), and the fit says so by each
-// regime's RMS error.
+// one curve. Weighted by each row's own noise, three regimes (8–64 KiB, 1–8 MiB, >= 128 MiB) win
+// by BIC; every row is within 5 % busbw except the two 64 KiB placements, whose own disagreement
+// (1.54 vs 0.82 GB/s, a 44 % relative noise) the profile keeps as its RMS error there.
 TEST(CalibrateFitProfiles, NcclEfaCollectiveEqualsItsFit) {
   CollectiveFitOptions o;
   o.name = "nccl-2.23-ofi-1.19-efa";
@@ -112,13 +111,17 @@ TEST(CalibrateFitProfiles, NcclEfaCollectiveEqualsItsFit) {
   const CollectiveProfile fitted = fit_collective_profile(o);
   const CollectiveProfile shipped = load_collective_profile(o.name);
   expect_same(collective_profile_to_json(fitted), collective_profile_to_json(shipped), o.name);
-  int large = 0;
+  ASSERT_EQ(shipped.curves.at(0).regimes.size(), 3u);
+  int rows = 0;
   for (const auto& r : shipped.fit["curves"][0]["rows"]) {
-    if (r["bytes"].get<double>() < 134217728.0) continue;
-    ++large;
+    ++rows;
+    if (r["bytes"].get<double>() == 65536.0) {
+      EXPECT_GT(r["noise_rel"].get<double>(), 0.4) << r["row"];
+      continue;
+    }
     EXPECT_LE(std::abs(r["busbw_error_pct"].get<double>()), 5.0) << r["row"];
   }
-  EXPECT_EQ(large, 15);  // 5 sizes x 2 placements on p5, 5 sizes on p5en
+  EXPECT_EQ(rows, 23);  // 9 sizes x 2 placements on p5, 5 sizes on p5en
 }
 
 // A user's own all-to-all rows alone: every other input the fit needs is named at once, each

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "calibrate/collective_row_noise.hpp"
 #include "calibrate/fit_collective.hpp"
 #include "sim/core/error.hpp"
 #include "tests/unit/collective_test_profile.hpp"
@@ -53,6 +54,26 @@ TEST(Collective, TimeIsAlphaPlusBusBytesOverBusbwOfTheRegime) {
   EXPECT_DOUBLE_EQ(b.busbw_GBps, 1966080.0 / 54.9152e3);
 }
 
+// Between the last measured size of one regime (64 KiB) and the first of the next (4 MB) nobody
+// measured where NCCL switches (the boundary is put at 1 MB): the other regime's time is as
+// plausible at the boundary and ruled out at the measured ends, linearly in log size between.
+// 1 MB: regime 0, 100 µs; regime 1 would give 50 + 1.875 · 1e6 / 4e5 = 54.6875 µs: 45.3125 %.
+// 500 kB: gap (100 − 52.34375) / 100, weight 1 − ln 2 / ln(1e6 / 65536). 2 MB: regime 1, 59.375
+// µs against 100, weight 1 − ln 2 / ln 4 = 1/2. 8 MB: outside the bracket, the regime's own 3 %.
+TEST(Collective, InsideABoundarysBracketTheOtherRegimeIsTheUncertainty) {
+  CollectiveProfile p = two_regime_profile();
+  p.curves[0].regimes[0].bracket_low_bytes = 65536;
+  p.curves[0].regimes[0].bracket_high_bytes = 4e6;
+  EXPECT_DOUBLE_EQ(predict_collective(p, "all_reduce", 1e6, 16, 2).rel_uncertainty, 0.453125);
+  EXPECT_DOUBLE_EQ(predict_collective(p, "all_reduce", 5e5, 16, 2).rel_uncertainty,
+                   0.4765625 * (1 - std::log(2.0) / std::log(1e6 / 65536)));
+  const CollectivePrediction b = predict_collective(p, "all_reduce", 2e6, 16, 2);
+  EXPECT_EQ(b.regime, 1);
+  EXPECT_DOUBLE_EQ(b.rel_uncertainty, 0.5 * 40.625 / 59.375);
+  EXPECT_DOUBLE_EQ(predict_collective(p, "all_reduce", 8e6, 16, 2).rel_uncertainty, 0.03);
+  EXPECT_DOUBLE_EQ(predict_collective(p, "all_reduce", 8192, 16, 2).rel_uncertainty, 0.2);
+}
+
 TEST(Collective, LeavingTheMeasuredShapeOrSizesIsSaid) {
   const CollectiveProfile p = two_regime_profile();
   CollectivePrediction a = predict_collective(p, "all_reduce", 4096, 16, 2);
@@ -91,6 +112,52 @@ TEST(Collective, FitRecoversTwoRegimesFromNoiseFreeRows) {
   EXPECT_EQ(r0.rows, 4);
   EXPECT_EQ(r1.rows, 5);
   EXPECT_NEAR(fit.report.at("max_abs_busbw_error_pct").get<double>(), 0, 1e-6);
+}
+
+TEST(Collective, PrintedUnitIsTheLastDecimal) {
+  EXPECT_DOUBLE_EQ(printed_unit(0.12), 0.01);
+  EXPECT_DOUBLE_EQ(printed_unit(442.2), 0.1);
+  EXPECT_DOUBLE_EQ(printed_unit(128), 1.0);
+  EXPECT_DOUBLE_EQ(printed_unit(1e-7), 1e-7);
+  EXPECT_DOUBLE_EQ(printed_unit(2.5e-7), 1e-8);
+}
+
+// Instance a measures 1000 B twice (100 and 121 µs): variance (ln 1.21)² / 2 = 0.0181681. Instance
+// b's single 1000 B row borrows it; its 2000 B row, with no replicate at that size anywhere, takes
+// the median over sizes (the same value). Each adds its print resolution u²/12.
+TEST(Collective, RowNoiseIsRepeatabilityPlusResolution) {
+  std::vector<CollectiveRow> rows = {{"r", "a", "", 1000, 100, 0.01},
+                                     {"r", "a", "in-place", 1000, 121, 0.01},
+                                     {"r", "b", "", 1000, 110, 0.0},
+                                     {"r", "b", "", 2000, 150, 0.12}};
+  const std::vector<double> v = collective_row_variances(rows);
+  const double rep = std::pow(std::log(1.21), 2) / 2;
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_NEAR(rep, 0.0181681, 1e-7);
+  EXPECT_NEAR(v[0], rep + 1e-4 / 12, 1e-15);
+  EXPECT_NEAR(v[1], rep + 1e-4 / 12, 1e-15);
+  EXPECT_NEAR(v[2], rep, 1e-15);
+  EXPECT_NEAR(v[3], rep + 0.0144 / 12, 1e-15);
+}
+
+// One regime, 80 µs + S_bus / 200 GB/s, measured exactly (two agreeing placements each) at three
+// sizes and at a fourth whose two placements disagree 2.25× (1.5× either way): weighted by its
+// own repeatability the noisy size cannot move the curve, which an unweighted fit in relative
+// error would (the two residuals, +1/3 and −1/2, do not cancel).
+TEST(Collective, FitWeighsARowByItsOwnRepeatability) {
+  const double f = 30.0 / 16;
+  auto t = [&](double s) { return 80 + f * s / 200e3; };
+  std::vector<CollectiveRow> rows;
+  for (double s : {1048576.0, 2097152.0, 8388608.0})
+    for (const char* p : {"out-of-place", "in-place"}) rows.push_back({"r", "x", p, s, t(s), 1e-6});
+  rows.push_back({"r", "x", "out-of-place", 4194304.0, t(4194304.0) * 1.5, 1e-6});
+  rows.push_back({"r", "x", "in-place", 4194304.0, t(4194304.0) / 1.5, 1e-6});
+  const CollectiveCurveFit fit = fit_collective_curve("all_reduce", 16, 2, rows, 1);
+  ASSERT_EQ(fit.curve.regimes.size(), 1u);
+  EXPECT_NEAR(fit.curve.regimes[0].alpha_us, 80, 1e-3);
+  EXPECT_NEAR(fit.curve.regimes[0].busbw_GBps, 200, 1e-3);
+  EXPECT_NEAR(fit.report.at("rows")[6].at("noise_rel").get<double>(),
+              std::sqrt(std::pow(std::log(2.25), 2) / 2 + 1e-12 / 12), 1e-12);
 }
 
 TEST(Collective, FitNeedsTwoSizes) {
