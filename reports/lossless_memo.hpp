@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/text_format.hpp"
@@ -18,22 +19,21 @@ class LosslessMemo {
   // 2^bits slots of 32 bytes each.
   explicit LosslessMemo(int bits) : shift_(64 - bits), slots_(size_t{1} << bits) {}
 
-  void append(std::string& out, double v) {
+  // The text, valid until the next call.
+  std::string_view text(double v) {
     const uint64_t key = std::bit_cast<uint64_t>(v);
     Slot& s = slots_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
     if (s.len == 0 || s.key != key) {
       scratch_.clear();
       append_lossless(scratch_, v);
-      if (scratch_.size() > sizeof(s.text)) {  // cannot happen for a double; kept correct anyway
-        out += scratch_;
-        return;
-      }
+      if (scratch_.size() > sizeof(s.text)) return scratch_;  // 24 characters: not kept
       s.key = key;
       s.len = static_cast<uint8_t>(scratch_.size());
       std::memcpy(s.text, scratch_.data(), scratch_.size());
     }
-    out.append(s.text, s.len);
+    return {s.text, s.len};
   }
+  void append(std::string& out, double v) { out += text(v); }
 
  private:
   struct Slot {
