@@ -45,11 +45,28 @@ Distribution describe(std::vector<double> v) {
   d.count = v.size();
   d.mean = mean_of(v);
   d.std = std_of(v);
-  std::sort(v.begin(), v.end());
-  d.median = percentile_sorted(v, 50);
-  d.p90 = percentile_sorted(v, 90);
-  d.p95 = percentile_sorted(v, 95);
-  d.p99 = percentile_sorted(v, 99);
+  // Only the ranks the percentiles read are put in place (nth_element, each over what is past
+  // the previous one), not the whole vector sorted: the same values, O(n) for 10^5-10^6 ITLs.
+  const double pcts[] = {50, 90, 95, 99};
+  std::vector<size_t> ranks = {0, v.size() - 1};
+  for (double p : pcts) {
+    const double rank = p / 100.0 * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(rank));
+    ranks.push_back(lo);
+    ranks.push_back(std::min(lo + 1, v.size() - 1));
+  }
+  std::sort(ranks.begin(), ranks.end());
+  size_t from = 0;
+  for (size_t r : ranks) {
+    if (r < from) continue;  // already in place
+    std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(from),
+                     v.begin() + static_cast<std::ptrdiff_t>(r), v.end());
+    from = r + 1;
+  }
+  d.median = percentile_sorted(v, pcts[0]);
+  d.p90 = percentile_sorted(v, pcts[1]);
+  d.p95 = percentile_sorted(v, pcts[2]);
+  d.p99 = percentile_sorted(v, pcts[3]);
   d.min = v.front();
   d.max = v.back();
   return d;

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "sim/core/rng.hpp"
 #include "sim/core/stats.hpp"
 
@@ -19,6 +23,23 @@ TEST(Stats, PopulationStd) {
   auto d = describe({});
   EXPECT_EQ(d.count, 0u);
   EXPECT_EQ(d.max, 0.0);
+}
+
+// describe() selects the ranks it reads instead of sorting: the same values as percentile_of on
+// the whole sorted vector, for sizes where ranks coincide (1, 2) and with repeated values.
+TEST(Stats, DescribeMatchesSortedPercentiles) {
+  Rng rng(7);
+  for (size_t n : {1u, 2u, 3u, 7u, 100u, 1001u, 20000u}) {
+    std::vector<double> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(std::floor(rng.uniform(0, 50)) * 0.25);
+    const Distribution d = describe(v);
+    EXPECT_EQ(d.median, percentile_of(v, 50)) << n;
+    EXPECT_EQ(d.p90, percentile_of(v, 90)) << n;
+    EXPECT_EQ(d.p95, percentile_of(v, 95)) << n;
+    EXPECT_EQ(d.p99, percentile_of(v, 99)) << n;
+    EXPECT_EQ(d.min, *std::min_element(v.begin(), v.end())) << n;
+    EXPECT_EQ(d.max, *std::max_element(v.begin(), v.end())) << n;
+  }
 }
 
 TEST(Rng, SameSeedSameStreamAndForksDiffer) {

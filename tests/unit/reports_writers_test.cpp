@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "reports/lossless_memo.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/text_format.hpp"
@@ -46,6 +47,24 @@ TEST(ReportsWriters, LosslessNumbersAreTheJsonText) {
   EXPECT_EQ(lossless(std::nan("")), "nan");
   EXPECT_EQ(lossless(1.0), "1.0");
   EXPECT_EQ(lossless(1e-7), "1e-07");
+}
+
+// The memo's text is append_lossless's, through collisions (8 slots), repeats, the longest
+// text (24 characters: past a slot's capacity) and non-finite values.
+TEST(ReportsText, LosslessMemoMatchesAppendLossless) {
+  LosslessMemo memo(3);
+  const std::vector<double> values = {
+      0.0,  -0.0, 1.0,    0.1,     1e-7,    -2.2250738585072014e-308,
+      0.1,  1.0,  5e-324, 1e21,    -0.0,    std::nan(""),
+      -1.5, 0.1,  1e-7,   1.0 / 3, 2.0 / 3, std::numeric_limits<double>::infinity()};
+  for (int round = 0; round < 3; ++round) {
+    for (double v : values) {
+      std::string got = "x", want = "x";
+      memo.append(got, v);
+      append_lossless(want, v);
+      EXPECT_EQ(got, want) << v;
+    }
+  }
 }
 
 TEST(ReportsText, BenchServingBlockLayout) {

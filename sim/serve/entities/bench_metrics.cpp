@@ -62,10 +62,20 @@ void add_peaks(const SimResults& r, Json& out) {
   std::map<int64_t, int64_t> inflight_delta;  // +1 at the arrival bucket, −1 after the last
   for (const auto& q : r.requests) {
     if (!q.completed) continue;
+    // A request's chunks are in time order: count each run of one bucket, then add it once
+    // (whole counts, so the sums are exact in any order).
+    int64_t run_b = -1;
+    double run_n = 0;
     for (double t : q.chunk_times_s) {
       const int64_t b = bucket(t);
-      if (b >= 0 && b < buckets) chunks[b] += 1;
+      if (b != run_b) {
+        if (run_n > 0) chunks[run_b] += run_n;
+        run_b = b;
+        run_n = 0;
+      }
+      if (b >= 0 && b < buckets) run_n += 1;
     }
+    if (run_n > 0) chunks[run_b] += run_n;
     const int64_t first = bucket(q.arrival_s);
     const int64_t last = std::min(bucket(q.finish_s) + 1, buckets);
     if (first >= last) continue;
