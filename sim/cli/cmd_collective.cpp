@@ -88,10 +88,13 @@ std::function<int()> setup_calibrate_collective(CLI::App* sub) {
                 << (c.at("nodes").get<int>() == 1 ? " node: " : " nodes: ")
                 << c.at("regimes").size() << " regime(s); max |busbw error| "
                 << fixed(c.at("max_abs_busbw_error_pct").get<double>(), 1) << " %, "
-                << c.at("rows_beyond_10pct").get<int>() << " row(s) beyond 10 %\n";
+                << c.at("rows_beyond_10pct").get<int>()
+                << " row(s) beyond 10 %; unexplained spread "
+                << "(tau) " << fixed(100 * c.at("tau_rel").get<double>(), 1) << " %\n";
       std::cout << "  " << std::left << std::setw(14) << "bytes" << std::setw(16) << "instance"
                 << std::setw(14) << "placement" << std::right << std::setw(10) << "measured"
-                << std::setw(11) << "predicted" << std::setw(9) << "error"
+                << std::setw(11) << "predicted" << std::setw(9) << "error" << std::setw(9)
+                << "noise"
                 << "\n";
       for (const auto& r : c.at("rows"))
         std::cout << "  " << std::left << std::setw(14) << fixed(r.at("bytes").get<double>(), 0)
@@ -99,7 +102,10 @@ std::function<int()> setup_calibrate_collective(CLI::App* sub) {
                   << r.at("placement").get<std::string>() << std::right << std::setw(10)
                   << fixed(r.at("busbw_GBps_measured").get<double>(), 2) << std::setw(11)
                   << fixed(r.at("busbw_GBps_predicted").get<double>(), 2) << std::setw(8)
-                  << fixed(r.at("busbw_error_pct").get<double>(), 1) << "%\n";
+                  << fixed(r.at("busbw_error_pct").get<double>(), 1) << "%" << std::setw(8)
+                  << fixed(100 * r.at("noise_rel").get<double>(), 1) << "%\n";
+      std::cout << "  noise: the row's own measurement noise (print resolution, and the spread of "
+                   "rows of its instance and size); rows are weighted by 1 / (noise² + tau²)\n";
     }
     write_file_atomic(*out, collective_profile_to_json(p).dump(2) + "\n");
     std::cout << "busbw in GB/s (nccl-tests convention); wrote " << *out << "\n";
