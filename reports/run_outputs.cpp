@@ -6,8 +6,10 @@
 
 namespace pdsim {
 
-Json write_run_outputs(const SimResults& results, const std::string& out_dir) {
-  const Json summary = bench_summary(results);
+Json write_run_outputs(const SimResults& results, const std::string& out_dir,
+                       const std::function<void(Json&)>& amend) {
+  Json summary = bench_summary(results);
+  if (amend) amend(summary);
   const std::string dir = out_dir.empty() ? std::string(".") : out_dir;
   for (const char* name : {"json", "csv-requests", "csv-itl"}) {
     auto w = ReportWriterRegistry::instance().create(name, "", "report format");

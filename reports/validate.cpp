@@ -22,6 +22,7 @@ constexpr MetricSpec kMetrics[] = {
     {"total_output_tokens", "Total generated tokens", 0},
     {"duration", "Benchmark duration (s)", 2},
     {"request_throughput", "Request throughput (req/s)", 3},
+    {"input_throughput", "Input throughput (tok/s)", 2},
     {"output_throughput", "Output throughput (tok/s)", 2},
     {"concurrency", "Concurrency", 2},
     {"accept_length", "Accept length", 2},
@@ -66,6 +67,12 @@ bool same(const Json& a, const Json& b) {
 }
 
 }  // namespace
+
+std::string bench_metric_label(const std::string& key) {
+  for (const auto& m : kMetrics)
+    if (key == m.key) return m.label;
+  return key;
+}
 
 Json validate_against(const Json& predicted, const Json& measured,
                       const std::map<std::string, std::string>& excluded) {

@@ -21,6 +21,8 @@ namespace pdsim {
 Json validate_against(const Json& predicted_summary, const Json& measured_record,
                       const std::map<std::string, std::string>& excluded = {});
 // `measured_label` (e.g. "run.jsonl line 3") goes in the heading.
+// The printed label of a bench_serving metric ("Mean TPOT (ms)"); the key itself when unknown.
+std::string bench_metric_label(const std::string& key);
 std::string validate_text(const Json& validation, const std::string& measured_label = "");
 
 }  // namespace pdsim

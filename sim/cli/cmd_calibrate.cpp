@@ -10,6 +10,7 @@
 #include "calibrate/import_parameters.hpp"
 #include "calibrate/measurement.hpp"
 #include "sim/cli/calibrate_collective.hpp"
+#include "sim/cli/calibrate_corpus.hpp"
 #include "sim/cli/calibrate_serving.hpp"
 #include "sim/cli/command.hpp"
 #include "sim/cli/seed_option.hpp"
@@ -88,8 +89,15 @@ PDSIM_CLI_COMMAND(
       CLI::App* collective = app.add_subcommand(
           "collective", "Fit a collective profile (NCCL by message size) to nccl-tests rows");
       auto collective_run = pdsim::cli::setup_calibrate_collective(collective);
-      return [a, fit, check, imp, serving, serving_run, collective, collective_run]() -> int {
+      CLI::App* corpus = app.add_subcommand(
+          "corpus",
+          "Build the calibration corpus: every validation set's runs, where each deployment "
+          "stands, and the spread of the error between deployments");
+      auto corpus_run = pdsim::cli::setup_calibrate_corpus(corpus);
+      return [a, fit, check, imp, serving, serving_run, collective, collective_run, corpus,
+              corpus_run]() -> int {
         if (serving->parsed()) return serving_run();
+        if (corpus->parsed()) return corpus_run();
         if (collective->parsed()) return collective_run();
         a->fit.a2a.samples = a->samples;
         a->fit.a2a.seed = a->seed;

@@ -96,6 +96,7 @@ PDSIM_CLI_COMMAND(
         print_dir("acceptance profiles", "models/profiles/acceptance");
         print_dir("profile overlays", "calibrate/overlays");
         print_dir("validation sets", "calibrate/validation");
+        print_dir("calibration corpora (pdsim run --corpus)", "calibrate/corpus");
         print_scenarios();
         std::cout << "data directory: " << pdsim::data_root()
                   << " (the names above; PDSIM_DATA_DIR overrides it)\n";

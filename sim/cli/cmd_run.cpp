@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "reports/envelope_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
@@ -18,6 +19,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
+#include "sim/fit/envelope.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
@@ -28,6 +30,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::vector<std::string> sets, reports;
   std::vector<std::string> workload;  // bench_serving flags, as --set after `sets`
+  std::string corpus = "sglang-pd";
   pdsim::cli::OverlayOptions fitted;
 };
 }  // namespace
@@ -45,6 +48,10 @@ PDSIM_CLI_COMMAND(
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
       pdsim::cli::add_overlay_options(app, o->fitted);
+      app.add_option("--corpus", o->corpus,
+                     "calibration corpus that says where the prediction stands relative to what "
+                     "was measured (calibrate/corpus/NAME.json or a file; none: no envelope)")
+          ->capture_default_str();
       return [o] {
         for (const auto& f : o->reports) pdsim::check_report_path(f);
         o->sets.insert(o->sets.end(), o->workload.begin(), o->workload.end());
@@ -52,12 +59,20 @@ PDSIM_CLI_COMMAND(
             pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);
         pdsim::cli::print_input_warnings(d.profiles);
+        std::optional<pdsim::CalibrationCorpus> corpus;  // read before anything is simulated
+        if (o->corpus != "none") corpus = pdsim::load_calibration_corpus(o->corpus);
         std::optional<pdsim::Progress> bar;  // closed before the results are printed
         bar.emplace("simulations", pdsim::progress_mode(o->fitted.progress));
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
         pdsim::OutputDir out(dir);  // written as a unit: the old run or this one, never a mix
-        pdsim::Json summary = pdsim::write_run_outputs(r, out.staging());
+        pdsim::Json summary = pdsim::write_run_outputs(r, out.staging(), [&](pdsim::Json& sm) {
+          if (!corpus) return;
+          const pdsim::Coordinates c = pdsim::deployment_coordinates(d);
+          const pdsim::Json log = d.profiles.value("profile_overlays", pdsim::Json());
+          sm["pdsim"]["envelope"] =
+              pdsim::envelope_json(pdsim::locate(c, *corpus, log), c, *corpus, sm);
+        });
         pdsim::write_file_atomic(out.staging() + "/tail_attribution.json",
                                  pdsim::tail_attribution_json(summary).dump(2) + "\n");
         pdsim::Json iv;
@@ -76,7 +91,8 @@ PDSIM_CLI_COMMAND(
           pdsim::write_run_report(
               f, {r.scenario_name, &r, summary, seeds.empty() ? pdsim::Json() : seeds.front(), iv});
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
-                  << pdsim::tail_attribution_text(summary);
+                  << pdsim::tail_attribution_text(summary)
+                  << pdsim::envelope_text(summary["pdsim"].value("envelope", pdsim::Json()));
         if (o->fitted.param_samples > 0)
           std::cout << pdsim::prediction_interval_text(summary, iv, r.scenario_name);
         std::cout << pdsim::seed_interval_text(seeds);

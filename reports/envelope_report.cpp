@@ -1,0 +1,72 @@
+#include "reports/envelope_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "reports/validate.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string differs_text(const Json& differs, const std::string& indent) {
+  std::string s;
+  for (const auto& g : differs) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s%-32s %s (measured: %s)\n", indent.c_str(),
+                  g.value("label", "").c_str(), g.value("value", "").c_str(),
+                  g.value("measured", "").c_str());
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string envelope_text(const Json& e) {
+  if (!e.is_object() || !e.contains("inside")) return "";
+  const Json& n = e["nearest"];
+  std::string s = "Envelope (" + e.value("corpus", "") + ", " +
+                  std::to_string(e.value("corpus_runs", 0)) + " measured runs): ";
+  const size_t runs = n["runs"].size();
+  const std::string first = runs ? n["runs"][0].get<std::string>() : "";
+  const std::string more = runs > 1 ? " and " + std::to_string(runs - 1) + " more" : "";
+  if (e["inside"].get<bool>())
+    s += "inside — the corpus measured this deployment (" + first + more +
+         (n.value("fitted", false) ? "; a fit used them" : "; no fit used them") + ")\n";
+  else
+    s += "OUTSIDE what was measured; nearest measured deployment " + first + more +
+         " differs in:\n" + differs_text(n["differs"], "  ");
+  bool head = false;
+  for (const auto& p : e["parameters"]) {
+    if (!p.value("extrapolated", false)) continue;
+    if (!head) s += "  Fitted parameters used beyond their fit runs:\n";
+    head = true;
+    s += "    " + p.value("parameter", "") + " (" + p.value("overlay", "") + ")" +
+         (p.value("fit_runs_in_corpus", false) ? ":\n" : ": its fit runs are not in the corpus\n");
+    s += differs_text(p["differs"], "      ");
+  }
+  const Json& iv = e["interval_90"];
+  if (iv.empty()) {
+    s += e["inside"].get<bool>()
+             ? "  No interval from the corpus: a fit used these runs (--param-samples gives the "
+               "fit's own)\n"
+             : "  No interval: the corpus has no out-of-sample spread for these metrics\n";
+    return s;
+  }
+  std::string basis;
+  for (auto it = iv.begin(); it != iv.end(); ++it) {
+    if (basis.empty()) {
+      basis = it.value().value("basis", "");
+      s += "  90 % interval from " + basis + ":\n";
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "    %-28s %10.2f to %10.2f   (%s: a factor %.2f each way)\n",
+                  bench_metric_label(it.key()).c_str(), it.value()["lo"].get<double>(),
+                  it.value()["hi"].get<double>(), it.value().value("family", "").c_str(),
+                  std::exp(1.6448536269514722 * it.value()["sigma_log"].get<double>()));
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace pdsim

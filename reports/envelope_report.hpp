@@ -1,0 +1,12 @@
+#pragma once
+// stdout's account of where a prediction stands relative to the calibration corpus: the
+// "envelope" block of summary.json (sim/fit/envelope.hpp) in words.
+#include <string>
+
+#include "sim/core/json_reader.hpp"
+
+namespace pdsim {
+
+std::string envelope_text(const Json& envelope);
+
+}  // namespace pdsim

@@ -1,0 +1,224 @@
+#include "sim/fit/envelope.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "sim/fit/loo_interval.hpp"
+
+namespace pdsim {
+namespace {
+
+// The coordinates a fitted parameter of each profile kind depends on: what its fit runs must
+// share with a prediction for the value to be more than an extrapolation. An assumption, named:
+// a serving stack's host costs were fitted on one model's forward passes and one load, so the
+// model, the layouts and the load are part of what they absorbed; a fabric's all-to-all costs
+// depend on the platform, the MoE path, its NICs and tokens per rank; an acceptance rate on the
+// model and the speculative settings.
+const std::map<std::string, std::vector<std::string>>& parameter_depends_on() {
+  static const std::map<std::string, std::vector<std::string>> m = {
+      {"acceptance", {"model", "speculative"}},
+      {"fabric",
+       {"platform", "fabric", "decode.moe_path", "decode.a2a_nics_per_gpu",
+        "decode.requests_per_rank"}},
+      {"serving",
+       {"model", "serving_stack", "prefill.layout", "decode.layout", "concurrency", "input_len",
+        "decode.requests_per_rank"}},
+  };
+  return m;
+}
+
+bool wanted(const std::vector<std::string>* keys, const std::string& k) {
+  return !keys || std::find(keys->begin(), keys->end(), k) != keys->end();
+}
+
+std::string range_text(double lo, double hi) {
+  char buf[64];
+  if (lo == hi)
+    std::snprintf(buf, sizeof buf, "%.4g", lo);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g to %.4g", lo, hi);
+  return buf;
+}
+
+// The nearest deployment among `pool` (corpus run indices) over coordinates `keys` (null: all):
+// the runs sharing the categorical values of the first run with the fewest differences.
+std::vector<size_t> nearest_of(const Coordinates& c, const CalibrationCorpus& corpus,
+                               const std::vector<size_t>& pool,
+                               const std::vector<std::string>* keys) {
+  auto differences = [&](size_t r) {
+    int n = 0;
+    const Coordinates& rc = corpus.runs[r].coordinates;
+    for (size_t i = 0; i < c.size(); ++i)
+      if (!c[i].numeric && wanted(keys, c[i].key) && rc[i].text != c[i].text) ++n;
+    return n;
+  };
+  int best = std::numeric_limits<int>::max();
+  size_t first = 0;
+  for (size_t r : pool)
+    if (const int d = differences(r); d < best) best = d, first = r;
+  std::vector<size_t> out;
+  for (size_t r : pool) {
+    bool same = true;
+    for (size_t i = 0; i < c.size(); ++i)
+      if (!c[i].numeric && wanted(keys, c[i].key) &&
+          corpus.runs[r].coordinates[i].text != corpus.runs[first].coordinates[i].text)
+        same = false;
+    if (same) out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<CoordinateGap> gaps_to(const Coordinates& c, const CalibrationCorpus& corpus,
+                                   const std::vector<size_t>& runs,
+                                   const std::vector<std::string>* keys) {
+  std::vector<CoordinateGap> out;
+  if (runs.empty()) return out;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!wanted(keys, c[i].key)) continue;
+    if (!c[i].numeric) {
+      const std::string& m = corpus.runs[runs.front()].coordinates[i].text;
+      if (m != c[i].text) out.push_back({c[i].key, c[i].label, c[i].value(), m});
+      continue;
+    }
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (size_t r : runs) {
+      lo = std::min(lo, corpus.runs[r].coordinates[i].number);
+      hi = std::max(hi, corpus.runs[r].coordinates[i].number);
+    }
+    const double v = c[i].number, tol = 1e-9 * std::max(1.0, std::abs(v));
+    if (v < lo - tol || v > hi + tol)
+      out.push_back({c[i].key, c[i].label, c[i].value(), range_text(lo, hi)});
+  }
+  return out;
+}
+
+// "kind.a.b" for every number under `applied`.
+void flatten(const Json& j, const std::string& prefix, std::vector<std::string>& out) {
+  if (!j.is_object()) {
+    out.push_back(prefix);
+    return;
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix + "." + it.key(), out);
+}
+
+Json gaps_json(const std::vector<CoordinateGap>& gaps) {
+  Json a = Json::array();
+  for (const auto& g : gaps)
+    a.push_back(
+        {{"coordinate", g.key}, {"label", g.label}, {"value", g.value}, {"measured", g.measured}});
+  return a;
+}
+
+// Each run's error of `family` (mean log ratio over its compared metrics), for runs with none.
+std::vector<double> family_errors(const CalibrationCorpus& corpus, const std::vector<size_t>& runs,
+                                  const MetricSpread& family) {
+  std::vector<double> out;
+  for (size_t r : runs) {
+    double s = 0;
+    int n = 0;
+    for (const auto& p : corpus.runs[r].points)
+      if (std::find(family.metrics.begin(), family.metrics.end(), p.metric) !=
+          family.metrics.end()) {
+        s += std::log(p.predicted / p.measured);
+        ++n;
+      }
+    if (n) out.push_back(s / n);
+  }
+  return out;
+}
+
+}  // namespace
+
+Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log) {
+  Envelope e;
+  std::vector<size_t> all(corpus.runs.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (!all.empty()) {
+    e.nearest = nearest_of(c, corpus, all, nullptr);
+    e.gaps = gaps_to(c, corpus, e.nearest, nullptr);
+  }
+  e.inside = !all.empty() && e.gaps.empty();
+  if (!overlay_log.is_object() || !overlay_log.contains("applied")) return e;
+  for (const auto& a : overlay_log["applied"]) {
+    const std::string kind = a.value("kind", ""), file = a.value("overlay", "");
+    std::set<std::string> fit_files;  // the measured files of the overlay's fit
+    for (const auto& o : overlay_log.value("overlays", Json::array()))
+      if (o.value("file", "") == file && o.contains("provenance"))
+        for (const auto& r : o["provenance"].value("runs", Json::array()))
+          fit_files.insert(r.value("measured", ""));
+    std::vector<size_t> pool;
+    for (size_t i = 0; i < corpus.runs.size(); ++i)
+      if (fit_files.count(corpus.runs[i].measured_file)) pool.push_back(i);
+    const auto dep = parameter_depends_on().find(kind);
+    const std::vector<std::string>* keys =
+        dep == parameter_depends_on().end() ? nullptr : &dep->second;
+    std::vector<std::string> params;
+    flatten(a.value("applied", Json::object()), kind, params);
+    std::vector<CoordinateGap> gaps;
+    if (!pool.empty()) gaps = gaps_to(c, corpus, nearest_of(c, corpus, pool, keys), keys);
+    for (const auto& p : params) e.parameters.push_back({p, file, !pool.empty(), gaps});
+  }
+  return e;
+}
+
+Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCorpus& corpus,
+                   const Json& summary) {
+  Json j = {{"corpus", corpus.file},
+            {"corpus_runs", corpus.runs.size()},
+            {"inside", e.inside},
+            {"coordinates", coordinates_json(c)}};
+  bool fitted = false;
+  Json nearest = Json::array();
+  for (size_t r : e.nearest) {
+    nearest.push_back(corpus.runs[r].set + "/" + corpus.runs[r].name);
+    fitted = fitted || !corpus.runs[r].fitted_by.empty();
+  }
+  j["nearest"] = {{"deployment", e.nearest.empty() ? "" : corpus.runs[e.nearest[0]].deployment()},
+                  {"runs", nearest},
+                  {"fitted", fitted},
+                  {"differs", gaps_json(e.gaps)}};
+  Json params = Json::array();
+  for (const auto& p : e.parameters)
+    params.push_back({{"parameter", p.parameter},
+                      {"overlay", p.overlay},
+                      {"fit_runs_in_corpus", p.in_corpus},
+                      {"extrapolated", !p.in_corpus || !p.gaps.empty()},
+                      {"differs", gaps_json(p.gaps)}});
+  j["parameters"] = params;
+  Json iv = Json::object();
+  for (const auto& f : corpus.spreads) {
+    double sigma = 0;
+    std::string basis;
+    if (!e.inside) {
+      sigma = f.tau;
+      basis = "the spread between deployments the fits never saw (" +
+              std::to_string(f.groups.size()) + " deployments, " + std::to_string(f.runs) +
+              " runs)";
+    } else if (!fitted) {
+      const std::vector<double> errs = family_errors(corpus, e.nearest, f);
+      double s2 = 0;
+      for (double x : errs) s2 += x * x;
+      if (!errs.empty()) sigma = std::sqrt(s2 / static_cast<double>(errs.size()));
+      basis = "this deployment's own error in the corpus (" + std::to_string(errs.size()) +
+              " runs, not fitted to)";
+    }
+    if (sigma <= 0) continue;
+    for (const auto& m : f.metrics) {
+      if (!summary.contains(m) || !summary[m].is_number()) continue;
+      const double v = summary[m].get<double>();
+      iv[m] = {{"family", f.family},
+               {"sigma_log", sigma},
+               {"basis", basis},
+               {"lo", v * std::exp(-kZ90 * sigma)},
+               {"hi", v * std::exp(kZ90 * sigma)}};
+    }
+  }
+  j["interval_90"] = iv;
+  return j;
+}
+
+}  // namespace pdsim

@@ -1,0 +1,46 @@
+#pragma once
+// Where a prediction stands relative to what was measured (issue 27, item 5). The corpus's runs
+// (calibration_corpus.hpp) are compared with the prediction's coordinates: it is inside when a
+// measured deployment has every categorical coordinate equal and the numeric ones within the range
+// of that deployment's runs. Otherwise the nearest deployment (fewest categorical differences,
+// first in corpus order on a tie) names what differs. Each fitted parameter the run uses (from
+// the profile overlays it applied) is checked the same way against the runs its fit used, over
+// the coordinates its profile kind depends on (kParameterDependsOn below: an assumption, stated).
+// The interval of each metric: outside, ±z90 · tau of the metric's family (the spread between
+// deployments, deployment_spread.hpp); inside a deployment the corpus measured without fitting
+// to it, that deployment's own RMS error; inside a fitted one, none from the corpus (the fit's
+// own, --param-samples).
+#include <string>
+#include <vector>
+
+#include "sim/core/json_reader.hpp"
+#include "sim/fit/calibration_corpus.hpp"
+
+namespace pdsim {
+
+struct CoordinateGap {
+  std::string key, label, value, measured;  // measured: the values or range the runs cover
+};
+
+struct ParameterReach {
+  std::string parameter, overlay;
+  bool in_corpus = false;  // its fit runs are corpus runs
+  std::vector<CoordinateGap> gaps;
+};
+
+struct Envelope {
+  bool inside = false;
+  std::vector<size_t> nearest;  // corpus run indices of the nearest deployment
+  std::vector<CoordinateGap> gaps;
+  std::vector<ParameterReach> parameters;
+};
+
+// `overlay_log`: the deployment's profiles["profile_overlays"] (null when none was applied).
+Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log);
+
+// The "envelope" block of summary.json: the verdict and each metric's interval. `summary` is the
+// run's bench_serving summary (its metrics are the predictions).
+Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCorpus& corpus,
+                   const Json& summary);
+
+}  // namespace pdsim
