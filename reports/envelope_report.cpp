@@ -53,17 +53,17 @@ std::string envelope_text(const Json& e) {
              : "  No interval: the corpus has no out-of-sample spread for these metrics\n";
     return s;
   }
-  std::string basis;
+  s += e["inside"].get<bool>()
+           ? "  90 % interval: this deployment's own error in the corpus (it was not fitted to):\n"
+           : "  90 % interval: the spread of the error between deployments no fit saw:\n";
   for (auto it = iv.begin(); it != iv.end(); ++it) {
-    if (basis.empty()) {
-      basis = it.value().value("basis", "");
-      s += "  90 % interval from " + basis + ":\n";
-    }
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "    %-28s %10.2f to %10.2f   (%s: a factor %.2f each way)\n",
-                  bench_metric_label(it.key()).c_str(), it.value()["lo"].get<double>(),
-                  it.value()["hi"].get<double>(), it.value().value("family", "").c_str(),
-                  std::exp(1.6448536269514722 * it.value()["sigma_log"].get<double>()));
+    const Json& m = it.value();
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf, "    %-28s %10.2f to %10.2f   x/ %.2f  (%s; %d runs, %d deployment(s))\n",
+        bench_metric_label(it.key()).c_str(), m["lo"].get<double>(), m["hi"].get<double>(),
+        std::exp(1.6448536269514722 * m["sigma_log"].get<double>()), m.value("family", "").c_str(),
+        m.value("runs", 0), m.value("deployments", 0));
     s += buf;
   }
   return s;

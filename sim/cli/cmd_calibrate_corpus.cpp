@@ -52,12 +52,16 @@ void add_set(CalibrationCorpus& c, const std::string& arg, const CorpusOptions& 
                  deployment_coordinates(pred.deployments()[i]),
                  {},
                  fitted_by(pred.deployments()[i], run.measured_file)};
-    for (const auto& m : v["runs"][i]["validation"]["metrics"])
-      if (m.value("status", "") == "ok" && m["measured"].get<double>() > 0 &&
-          m["predicted"].get<double>() > 0 && m.value("key", "") != "completed" &&
-          m.value("key", "").rfind("total_", 0) != 0 && m.value("key", "") != "concurrency")
-        cr.points.push_back({m["key"].get<std::string>(), m["predicted"].get<double>(),
-                             m["measured"].get<double>()});
+    // What a fit may use: compared, and neither an artefact nor excluded from fitting (a
+    // warm-up-dominated TTFT, a deadlocked transport) — a model error, not a measurement's.
+    for (const auto& m : v["runs"][i]["validation"]["metrics"]) {
+      const std::string key = m.value("key", "");
+      if (m.value("status", "") != "ok" || !run.fittable(key) || key == "completed" ||
+          key == "concurrency" || key.rfind("total_", 0) == 0)
+        continue;
+      if (m["measured"].get<double>() > 0 && m["predicted"].get<double>() > 0)
+        cr.points.push_back({key, m["predicted"].get<double>(), m["measured"].get<double>()});
+    }
     c.runs.push_back(std::move(cr));
   }
   c.provenance["sets"].push_back(

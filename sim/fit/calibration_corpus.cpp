@@ -57,13 +57,20 @@ Json calibration_corpus_json(const CalibrationCorpus& c) {
 }
 
 CalibrationCorpus load_calibration_corpus(const std::string& arg) {
-  const std::string path = file_or_named(arg, "calibrate/corpus").value_or(arg);
+  const std::optional<std::string> found = file_or_named(arg, "calibrate/corpus");
+  if (!found)
+    throw InputError("--corpus", "",
+                     "a calibration corpus file, or a name pdsim list prints "
+                     "(calibrate/corpus/NAME.json under " +
+                         data_root() + "); got \"" + arg + "\" (none: no envelope)");
+  const std::string path = *found;
   const JsonNode n = JsonNode::load_file(path);
   n.expect_only({"schema", "name", "provenance", "spreads", "runs"});
   if (n.at("schema").string() != kCalibrationCorpusSchema)
     throw InputError(path, "schema", std::string("expected \"") + kCalibrationCorpusSchema + "\"");
   CalibrationCorpus c;
-  c.file = path;
+  // As the user named it: a name stays data-relative, so outputs do not depend on the checkout.
+  c.file = path == arg ? arg : "calibrate/corpus/" + arg + ".json";
   c.name = n.at("name").string();
   c.provenance = n.at("provenance").raw();
   const JsonNode runs = n.at("runs");

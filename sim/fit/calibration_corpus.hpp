@@ -48,7 +48,7 @@ struct MetricSpread {
 };
 
 struct CalibrationCorpus {
-  std::string file, name;
+  std::string file, name;  // file: as given, or calibrate/corpus/NAME.json for a name
   Json provenance;
   std::vector<CorpusRun> runs;
   std::vector<MetricSpread> spreads;

@@ -69,7 +69,7 @@ const char* label_of(const std::string& key) {
 std::string Coordinate::value() const {
   if (!numeric) return text;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", number);
+  std::snprintf(buf, sizeof buf, "%.6g", number);
   return buf;
 }
 

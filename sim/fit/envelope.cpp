@@ -38,9 +38,9 @@ bool wanted(const std::vector<std::string>* keys, const std::string& k) {
 std::string range_text(double lo, double hi) {
   char buf[64];
   if (lo == hi)
-    std::snprintf(buf, sizeof buf, "%.4g", lo);
+    std::snprintf(buf, sizeof buf, "%.6g", lo);
   else
-    std::snprintf(buf, sizeof buf, "%.4g to %.4g", lo, hi);
+    std::snprintf(buf, sizeof buf, "%.6g to %.6g", lo, hi);
   return buf;
 }
 
@@ -161,6 +161,8 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
     std::vector<CoordinateGap> gaps;
     if (!pool.empty()) gaps = gaps_to(c, corpus, nearest_of(c, corpus, pool, keys), keys);
     for (const auto& p : params) e.parameters.push_back({p, file, !pool.empty(), gaps});
+    for (size_t r : e.nearest)
+      if (fit_files.count(corpus.runs[r].measured_file)) e.nearest_fitted = true;
   }
   return e;
 }
@@ -171,12 +173,9 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
             {"corpus_runs", corpus.runs.size()},
             {"inside", e.inside},
             {"coordinates", coordinates_json(c)}};
-  bool fitted = false;
+  const bool fitted = e.nearest_fitted;
   Json nearest = Json::array();
-  for (size_t r : e.nearest) {
-    nearest.push_back(corpus.runs[r].set + "/" + corpus.runs[r].name);
-    fitted = fitted || !corpus.runs[r].fitted_by.empty();
-  }
+  for (size_t r : e.nearest) nearest.push_back(corpus.runs[r].set + "/" + corpus.runs[r].name);
   j["nearest"] = {{"deployment", e.nearest.empty() ? "" : corpus.runs[e.nearest[0]].deployment()},
                   {"runs", nearest},
                   {"fitted", fitted},
@@ -193,18 +192,20 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
   for (const auto& f : corpus.spreads) {
     double sigma = 0;
     std::string basis;
+    size_t runs = 0, deployments = 0;
     if (!e.inside) {
       sigma = f.tau;
-      basis = "the spread between deployments the fits never saw (" +
-              std::to_string(f.groups.size()) + " deployments, " + std::to_string(f.runs) +
-              " runs)";
+      basis = "spread between deployments";
+      runs = static_cast<size_t>(f.runs);
+      deployments = f.groups.size();
     } else if (!fitted) {
       const std::vector<double> errs = family_errors(corpus, e.nearest, f);
       double s2 = 0;
       for (double x : errs) s2 += x * x;
       if (!errs.empty()) sigma = std::sqrt(s2 / static_cast<double>(errs.size()));
-      basis = "this deployment's own error in the corpus (" + std::to_string(errs.size()) +
-              " runs, not fitted to)";
+      basis = "this deployment's error";
+      runs = errs.size();
+      deployments = 1;
     }
     if (sigma <= 0) continue;
     for (const auto& m : f.metrics) {
@@ -213,6 +214,8 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
       iv[m] = {{"family", f.family},
                {"sigma_log", sigma},
                {"basis", basis},
+               {"runs", runs},
+               {"deployments", deployments},
                {"lo", v * std::exp(-kZ90 * sigma)},
                {"hi", v * std::exp(kZ90 * sigma)}};
     }

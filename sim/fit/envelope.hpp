@@ -32,6 +32,7 @@ struct Envelope {
   bool inside = false;
   std::vector<size_t> nearest;  // corpus run indices of the nearest deployment
   std::vector<CoordinateGap> gaps;
+  bool nearest_fitted = false;  // an overlay the prediction applies was fitted to a nearest run
   std::vector<ParameterReach> parameters;
 };
 
