@@ -111,7 +111,7 @@ std::function<int()> setup_calibrate_corpus(CLI::App* sub) {
     std::string cmd = "pdsim calibrate corpus";
     for (const auto& s : o->sets) cmd += " " + s;
     c.provenance = {{"kind", "fitted"},
-                    {"command", cmd + " -o " + o->out},
+                    {"command", cmd},  // without -o: the file's content does not depend on it
                     {"note",
                      "Each run predicted as its validation set configures it; the spread uses only "
                      "runs no applied overlay was fitted to (fitted_by empty)."},

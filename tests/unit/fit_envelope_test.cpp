@@ -1,0 +1,188 @@
+// sim/fit/deployment_spread, envelope, deployment_coordinates and the corpus file: the spread
+// between deployments and its leave-one-deployment-out check computed by hand; where a prediction
+// stands against a three-run corpus; the coordinates of the shipped reference scenario.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+#include "sim/fit/deployment_spread.hpp"
+#include "sim/fit/envelope.hpp"
+#include "sim/fit/loo_interval.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace pdsim {
+namespace fit_envelope_test {
+
+// Every coordinate at a plain value; `changes` replaces some.
+Coordinates coords(const Json& changes = Json::object()) {
+  Json j = {{"model", "m1"},
+            {"platform", "p5en.48xlarge"},
+            {"serving_stack", "sglang-0.5-pd"},
+            {"fabric", "efa-p5en"},
+            {"prefill.layout", "TP16, MoE TP"},
+            {"prefill.moe_path", "none (no all-to-all)"},
+            {"decode.layout", "TP16, MoE TP"},
+            {"decode.moe_path", "none (no all-to-all)"},
+            {"decode.a2a_nics_per_gpu", "-"},
+            {"kv_transport", "mooncake rdma"},
+            {"speculative", "none"},
+            {"concurrency", 2},
+            {"input_len", 1024},
+            {"output_len", 256},
+            {"decode.requests_per_rank", 2}};
+  for (auto it = changes.begin(); it != changes.end(); ++it) j[it.key()] = it.value();
+  return coordinates_from_json(JsonNode::from_json(j, "test"));
+}
+
+CorpusRun run(const std::string& name, const Json& changes, std::vector<CorpusPoint> pts,
+              std::vector<std::string> fitted_by = {}) {
+  return {"set", name, "m/" + name, coords(changes), std::move(pts), std::move(fitted_by)};
+}
+
+const MetricSpread& family(const std::vector<MetricSpread>& s, const std::string& name) {
+  for (const auto& f : s)
+    if (f.family == name) return f;
+  throw std::runtime_error("no family " + name);
+}
+
+TEST(DeploymentSpread, EachDeploymentWeighsTheSameAndLeaveOneOutIsHonest) {
+  const std::vector<CorpusRun> runs = {
+      run("A1", {{"model", "a"}}, {{"mean_tpot_ms", 110, 100}}),
+      run("A2", {{"model", "a"}}, {{"mean_tpot_ms", 90, 100}}),
+      run("B", {{"model", "b"}}, {{"mean_tpot_ms", 120, 100}}),
+      // one run's two per-token metrics are one error: the mean of their logs, 0 here
+      run("C", {{"model", "c"}}, {{"mean_tpot_ms", 125, 100}, {"median_itl_ms", 80, 100}}),
+      // a fitted run says nothing about deployments the fit never saw
+      run("F", {{"model", "f"}}, {{"mean_tpot_ms", 300, 100}}, {"overlay"}),
+  };
+  const auto s = estimate_spreads(runs);
+  const MetricSpread& f = family(s, "per-token time");
+  const double a = (std::pow(std::log(1.1), 2) + std::pow(std::log(0.9), 2)) / 2;
+  const double b = std::pow(std::log(1.2), 2);
+  const double c = std::pow((std::log(1.25) + std::log(0.8)) / 2, 2);  // 0: 1.25 × 0.8 = 1
+  EXPECT_NEAR(f.tau, std::sqrt((a + b + c) / 3), 1e-12);
+  EXPECT_EQ(f.runs, 4);
+  ASSERT_EQ(f.groups.size(), 3u);
+  EXPECT_EQ(f.groups[0].runs, 2);
+  EXPECT_NEAR(f.groups[0].tau_without, std::sqrt((b + c) / 2), 1e-12);  // ln 1.2 / √2 = 0.129
+  EXPECT_EQ(f.groups[0].inside_90, 2);  // |ln 1.1|, |ln 0.9| ≤ 1.645 × 0.129 = 0.212
+  EXPECT_NEAR(f.groups[1].tau_without, std::sqrt((a + c) / 2), 1e-12);  // 0.0710
+  EXPECT_EQ(f.groups[1].inside_90, 0);  // ln 1.2 = 0.182 > 1.645 × 0.0710 = 0.117
+  EXPECT_NEAR(f.groups[1].mean_log_error, std::log(1.2), 1e-12);
+  // no TTFT anywhere: no estimate
+  EXPECT_EQ(family(s, "time to first token").tau, 0);
+  EXPECT_TRUE(family(s, "time to first token").groups.empty());
+}
+
+TEST(DeploymentSpread, OneDeploymentIsNoEstimate) {
+  const auto s = estimate_spreads(
+      {run("A1", {}, {{"mean_ttft_ms", 50, 100}}), run("A2", {}, {{"mean_ttft_ms", 200, 100}})});
+  const MetricSpread& f = family(s, "time to first token");
+  EXPECT_EQ(f.tau, 0);
+  ASSERT_EQ(f.groups.size(), 1u);
+  EXPECT_NEAR(f.groups[0].rms_log_error, std::log(2.0), 1e-12);
+  EXPECT_EQ(f.groups[0].tau_without, 0);
+  EXPECT_EQ(f.groups[0].inside_90, 0);
+}
+
+CalibrationCorpus three_runs() {
+  CalibrationCorpus c;
+  c.file = "corpus.json";
+  c.runs = {run("X1", {{"concurrency", 2}}, {{"mean_tpot_ms", 110, 100}}),
+            run("X2", {{"concurrency", 8}}, {{"mean_tpot_ms", 90, 100}}),
+            run("Y", {{"model", "m2"}, {"concurrency", 64}}, {{"mean_tpot_ms", 150, 100}})};
+  c.spreads = estimate_spreads(c.runs);
+  return c;
+}
+
+TEST(Envelope, InsideWhenADeploymentCoversEveryCoordinate) {
+  const CalibrationCorpus c = three_runs();
+  const Coordinates p = coords({{"concurrency", 4}});
+  const Envelope e = locate(p, c, Json());
+  EXPECT_TRUE(e.inside);
+  EXPECT_EQ(e.nearest, (std::vector<size_t>{0, 1}));
+  // inside a deployment no fit used: its own error, RMS of ln 1.1 and ln 0.9
+  const Json j = envelope_json(e, p, c, {{"mean_tpot_ms", 20.0}});
+  const double sigma = std::sqrt((std::pow(std::log(1.1), 2) + std::pow(std::log(0.9), 2)) / 2);
+  EXPECT_NEAR(j["interval_90"]["mean_tpot_ms"]["sigma_log"].get<double>(), sigma, 1e-12);
+  EXPECT_NEAR(j["interval_90"]["mean_tpot_ms"]["lo"].get<double>(), 20 * std::exp(-kZ90 * sigma),
+              1e-9);
+  EXPECT_EQ(j["interval_90"]["mean_tpot_ms"]["runs"], 2);
+}
+
+TEST(Envelope, OutsideNamesWhatDiffersAndWidensBySpread) {
+  const CalibrationCorpus c = three_runs();
+  const Coordinates p = coords({{"concurrency", 16}});
+  const Envelope e = locate(p, c, Json());
+  EXPECT_FALSE(e.inside);
+  ASSERT_EQ(e.gaps.size(), 1u);
+  EXPECT_EQ(e.gaps[0].key, "concurrency");
+  EXPECT_EQ(e.gaps[0].value, "16");
+  EXPECT_EQ(e.gaps[0].measured, "2 to 8");
+  const Json j = envelope_json(e, p, c, {{"mean_tpot_ms", 20.0}});
+  const double tau = family(c.spreads, "per-token time").tau;
+  EXPECT_NEAR(j["interval_90"]["mean_tpot_ms"]["hi"].get<double>(), 20 * std::exp(kZ90 * tau),
+              1e-9);
+  // a model never measured: the nearest deployment is the first with one difference
+  const Envelope m = locate(coords({{"model", "m3"}}), c, Json());
+  EXPECT_EQ(m.nearest, (std::vector<size_t>{0, 1}));
+  ASSERT_EQ(m.gaps.size(), 1u);
+  EXPECT_EQ(m.gaps[0].measured, "m1");
+}
+
+TEST(Envelope, AFittedParameterIsCheckedOnItsOwnCoordinatesAgainstItsFitRuns) {
+  const CalibrationCorpus c = three_runs();
+  const Json log = {
+      {"applied",
+       {{{"kind", "fabric"}, {"overlay", "o.json"}, {"applied", {{"a2a", {{"x_us", 1.0}}}}}},
+        {{"kind", "serving"}, {"overlay", "o.json"}, {"applied", {{"decode", {{"y_us", 2.0}}}}}}}},
+      {"overlays", {{{"file", "o.json"}, {"provenance", {{"runs", {{{"measured", "m/X1"}}}}}}}}}};
+  // concurrency 8: inside the corpus (X2) but beyond the fit's one run (X1, concurrency 2); a
+  // fabric parameter does not depend on concurrency, a serving one does
+  const Envelope e = locate(coords({{"concurrency", 8}}), c, log);
+  EXPECT_TRUE(e.inside);
+  EXPECT_TRUE(e.nearest_fitted);
+  ASSERT_EQ(e.parameters.size(), 2u);
+  EXPECT_EQ(e.parameters[0].parameter, "fabric.a2a.x_us");
+  EXPECT_TRUE(e.parameters[0].gaps.empty());
+  EXPECT_EQ(e.parameters[1].parameter, "serving.decode.y_us");
+  ASSERT_EQ(e.parameters[1].gaps.size(), 1u);
+  EXPECT_EQ(e.parameters[1].gaps[0].key, "concurrency");
+  EXPECT_EQ(e.parameters[1].gaps[0].measured, "2");
+  // inside a fitted deployment the corpus gives no interval (the fit's own does)
+  EXPECT_TRUE(
+      envelope_json(e, coords({{"concurrency", 8}}), c, {{"mean_tpot_ms", 20.0}})["interval_90"]
+          .empty());
+}
+
+TEST(CorpusFile, RoundTripsAndNamesTheFieldOfABadValue) {
+  CalibrationCorpus c = three_runs();
+  c.name = "t";
+  c.provenance = {{"kind", "fitted"}};
+  const Json j = calibration_corpus_json(c);
+  EXPECT_EQ(j["runs"][1]["coordinates"]["concurrency"], 8);
+  EXPECT_EQ(coordinates_json(coords()).size(), 15u);
+  Json bad = coordinates_json(coords());
+  bad["input_len"] = "long";
+  try {
+    coordinates_from_json(JsonNode::from_json(bad, "c.json"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("input_len"), std::string::npos);
+  }
+}
+
+TEST(DeploymentCoordinates, TheReferenceScenario) {
+  const Deployment d = build_deployment(load_scenario("glm51-2p2d-efa"));
+  const Json j = coordinates_json(deployment_coordinates(d));
+  EXPECT_EQ(j["model"], "glm-5.1-fp8");
+  EXPECT_EQ(j["platform"], "p5en.48xlarge");
+  EXPECT_EQ(j["decode.layout"], "TP16 DP16 (DP attention), MoE EP16");
+  EXPECT_EQ(j["concurrency"], 1024);  // every prompt: no --max-concurrency
+  // 1024 requests over 16 DP ranks is 64, capped at max_running_requests / dp = 256 / 16 = 16
+  EXPECT_EQ(j["decode.requests_per_rank"], 16);
+}
+
+}  // namespace fit_envelope_test
+}  // namespace pdsim
