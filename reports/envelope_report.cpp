@@ -56,14 +56,17 @@ std::string envelope_text(const Json& e) {
   s += e["inside"].get<bool>()
            ? "  90 % interval: this deployment's own error in the corpus (it was not fitted to):\n"
            : "  90 % interval: the spread of the error between deployments no fit saw:\n";
-  for (auto it = iv.begin(); it != iv.end(); ++it) {
-    const Json& m = it.value();
+  // The headline metrics; summary.json's pdsim.envelope.interval_90 has every one.
+  for (const char* key : {"mean_ttft_ms", "mean_tpot_ms", "mean_itl_ms", "mean_e2e_latency_ms",
+                          "output_throughput", "duration"}) {
+    if (!iv.contains(key)) continue;
+    const Json& m = iv[key];
     char buf[320];
-    std::snprintf(
-        buf, sizeof buf, "    %-28s %10.2f to %10.2f   x/ %.2f  (%s; %d runs, %d deployment(s))\n",
-        bench_metric_label(it.key()).c_str(), m["lo"].get<double>(), m["hi"].get<double>(),
-        std::exp(1.6448536269514722 * m["sigma_log"].get<double>()), m.value("family", "").c_str(),
-        m.value("runs", 0), m.value("deployments", 0));
+    std::snprintf(buf, sizeof buf,
+                  "    %-28s %10.2f to %10.2f   x/ %.2f  (%s; %d runs, %d deployment(s))\n",
+                  bench_metric_label(key).c_str(), m["lo"].get<double>(), m["hi"].get<double>(),
+                  std::exp(1.6448536269514722 * m["sigma_log"].get<double>()),
+                  m.value("family", "").c_str(), m.value("runs", 0), m.value("deployments", 0));
     s += buf;
   }
   return s;

@@ -16,6 +16,9 @@ void add_time_series_sections(ReportDoc& d, const std::vector<RunView>& runs,
 // (html_network_section.cpp).
 void add_network_sections(ReportDoc& d, const std::vector<RunView>& runs,
                           const std::vector<std::string>& colours);
+// The summaries' pdsim.envelope as tables right after the metrics (html_envelope_section.cpp);
+// nothing when no run carries one.
+void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs);
 // Nothing when no run carries seeds or intervals.
 void add_interval_sections(ReportDoc& d, const std::vector<RunView>& runs,
                            const std::vector<std::string>& colours);

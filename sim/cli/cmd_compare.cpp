@@ -7,12 +7,14 @@
 #include <optional>
 
 #include "reports/compare.hpp"
+#include "reports/envelope_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
 #include "reports/run_outputs.hpp"
 #include "reports/seed_interval_report.hpp"
 #include "reports/tail_attribution.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/corpus_option.hpp"
 #include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
@@ -31,6 +33,7 @@ struct CompareOptions {
   std::vector<std::string> sets, sets_b, reports;
   std::vector<std::string> workload;  // bench_serving flags, as --set after `sets`
   pdsim::cli::OverlayOptions fitted;
+  std::string corpus = "sglang-pd";
 };
 }  // namespace
 
@@ -51,6 +54,7 @@ PDSIM_CLI_COMMAND(
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
       pdsim::cli::add_overlay_options(app, o->fitted);
+      pdsim::cli::add_corpus_option(app, o->corpus);
       return [o] {
         using namespace pdsim;
         for (const auto& f : o->reports) check_report_path(f);
@@ -63,6 +67,7 @@ PDSIM_CLI_COMMAND(
         Deployment da = build_deployment(sa), db = build_deployment(sb);
         cli::print_input_warnings(da.profiles, o->a);
         cli::print_input_warnings(db.profiles, o->b);
+        const auto corpus = cli::load_corpus_option(o->corpus);
         std::optional<Progress> bar;  // closed before the results are printed
         bar.emplace("simulations", progress_mode(o->fitted.progress));
         std::vector<SimResults> both =
@@ -75,8 +80,10 @@ PDSIM_CLI_COMMAND(
         }
         OutputDir out(o->out);  // written as a unit: the old comparison or this one
         const std::string dir = out.staging();
-        Json suma = write_run_outputs(ra, dir + "/" + names[0]);
-        Json sumb = write_run_outputs(rb, dir + "/" + names[1]);
+        Json suma =
+            write_run_outputs(ra, dir + "/" + names[0], cli::envelope_amendment(corpus, da));
+        Json sumb =
+            write_run_outputs(rb, dir + "/" + names[1], cli::envelope_amendment(corpus, db));
         write_file_atomic(dir + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
         write_file_atomic(dir + "/tail_compare.json",
                           tail_compare_json(suma, sumb, names).dump(2) + "\n");
@@ -111,6 +118,11 @@ PDSIM_CLI_COMMAND(
           std::cout << prediction_interval_text(suma, ia, names[0])
                     << prediction_interval_text(sumb, ib, names[1]);
         std::cout << seed_interval_text(seeds);
+        for (size_t i = 0; i < 2; ++i) {
+          const Json& sm = i == 0 ? suma : sumb;
+          if (sm["pdsim"].contains("envelope"))
+            std::cout << names[i] << ": " << envelope_text(sm["pdsim"]["envelope"]);
+        }
         std::cout << "Results written to " << o->out << "/\n";
         return 0;
       };

@@ -12,6 +12,7 @@
 #include "reports/tail_attribution.hpp"
 #include "reports/text_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/corpus_option.hpp"
 #include "sim/cli/input_warnings.hpp"
 #include "sim/cli/overlay_options.hpp"
 #include "sim/cli/seed_option.hpp"
@@ -19,7 +20,6 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
-#include "sim/fit/envelope.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/sweep/seed_intervals.hpp"
@@ -48,10 +48,7 @@ PDSIM_CLI_COMMAND(
       app.add_option("--report", o->reports,
                      "also write a report: FILE.html (charts), .md or .csv");
       pdsim::cli::add_overlay_options(app, o->fitted);
-      app.add_option("--corpus", o->corpus,
-                     "calibration corpus that says where the prediction stands relative to what "
-                     "was measured (calibrate/corpus/NAME.json or a file; none: no envelope)")
-          ->capture_default_str();
+      pdsim::cli::add_corpus_option(app, o->corpus);
       return [o] {
         for (const auto& f : o->reports) pdsim::check_report_path(f);
         o->sets.insert(o->sets.end(), o->workload.begin(), o->workload.end());
@@ -59,20 +56,14 @@ PDSIM_CLI_COMMAND(
             pdsim::load_run_scenario(o->scenario, o->sets, o->seed, o->fitted.overlays);
         pdsim::Deployment d = pdsim::build_deployment(s);
         pdsim::cli::print_input_warnings(d.profiles);
-        std::optional<pdsim::CalibrationCorpus> corpus;  // read before anything is simulated
-        if (o->corpus != "none") corpus = pdsim::load_calibration_corpus(o->corpus);
+        const auto corpus = pdsim::cli::load_corpus_option(o->corpus);
         std::optional<pdsim::Progress> bar;  // closed before the results are printed
         bar.emplace("simulations", pdsim::progress_mode(o->fitted.progress));
         pdsim::SimResults r = pdsim::simulate_isolated(d, s.seed);
         const std::string dir = o->out.empty() ? "out/" + r.scenario_name : o->out;
         pdsim::OutputDir out(dir);  // written as a unit: the old run or this one, never a mix
-        pdsim::Json summary = pdsim::write_run_outputs(r, out.staging(), [&](pdsim::Json& sm) {
-          if (!corpus) return;
-          const pdsim::Coordinates c = pdsim::deployment_coordinates(d);
-          const pdsim::Json log = d.profiles.value("profile_overlays", pdsim::Json());
-          sm["pdsim"]["envelope"] =
-              pdsim::envelope_json(pdsim::locate(c, *corpus, log), c, *corpus, sm);
-        });
+        pdsim::Json summary =
+            pdsim::write_run_outputs(r, out.staging(), pdsim::cli::envelope_amendment(corpus, d));
         pdsim::write_file_atomic(out.staging() + "/tail_attribution.json",
                                  pdsim::tail_attribution_json(summary).dump(2) + "\n");
         pdsim::Json iv;

@@ -1,0 +1,78 @@
+// The run / compare page's account of where each prediction stands relative to the calibration
+// corpus: the summary's pdsim.envelope (sim/fit/envelope.hpp) as three tables placed right after
+// the metrics, since they qualify every number in them.
+#include <cmath>
+
+#include "reports/html_run_sections.hpp"
+#include "reports/validate.hpp"
+#include "sim/fit/loo_interval.hpp"
+
+namespace pdsim {
+namespace {
+
+const Json* envelope_of(const RunView& r) {
+  if (!r.summary.contains("pdsim") || !r.summary["pdsim"].contains("envelope")) return nullptr;
+  return &r.summary["pdsim"]["envelope"];
+}
+
+std::string differs_cell(const Json& differs) {
+  std::string s;
+  for (const auto& g : differs)
+    s += (s.empty() ? "" : "; ") + g.value("label", "") + " " + g.value("value", "") +
+         " (measured " + g.value("measured", "") + ")";
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
+  ReportTable verdict{"envelope",
+                      "Where the prediction stands: the calibration corpus's nearest measured "
+                      "deployment and what differs from it",
+                      {"run", "verdict", "nearest measured runs", "differs"},
+                      {-1, -1, -1, -1},
+                      {}};
+  ReportTable iv{"envelope_intervals",
+                 "90 % interval from the corpus (outside: the spread between deployments no fit "
+                 "saw; inside an unfitted deployment: its own error)",
+                 {"run", "metric", "predicted", "low", "high", "factor", "from"},
+                 {-1, -1, 2, 2, 2, 2, -1},
+                 {}};
+  ReportTable params{"extrapolated_parameters",
+                     "Fitted parameters used beyond the runs they were fitted to",
+                     {"run", "parameter", "overlay", "differs"},
+                     {-1, -1, -1, -1},
+                     {}};
+  for (const auto& r : runs) {
+    const Json* e = envelope_of(r);
+    if (!e) continue;
+    const Json& n = (*e)["nearest"];
+    std::string nearest;
+    for (const auto& x : n["runs"]) nearest += (nearest.empty() ? "" : ", ") + x.get<std::string>();
+    verdict.rows.push_back({r.name,
+                            (*e)["inside"].get<bool>() ? "inside" : "OUTSIDE what was measured",
+                            nearest, differs_cell(n["differs"])});
+    const Json& ivs = (*e)["interval_90"];
+    for (auto it = ivs.begin(); it != ivs.end(); ++it) {
+      const Json& m = it.value();
+      iv.rows.push_back({r.name, bench_metric_label(it.key()), r.summary.value(it.key(), 0.0),
+                         m["lo"], m["hi"], std::exp(kZ90 * m["sigma_log"].get<double>()),
+                         m.value("family", "") + ": " + m.value("basis", "") + ", " +
+                             std::to_string(m.value("runs", 0)) + " runs"});
+    }
+    for (const auto& p : (*e)["parameters"])
+      if (p.value("extrapolated", false))
+        params.rows.push_back({r.name, p.value("parameter", ""), p.value("overlay", ""),
+                               p.value("fit_runs_in_corpus", false)
+                                   ? differs_cell(p["differs"])
+                                   : std::string("its fit runs are not in the corpus")});
+  }
+  if (verdict.rows.empty()) return;
+  std::vector<ReportTable> add = {verdict};
+  if (!iv.rows.empty()) add.push_back(iv);
+  if (!params.rows.empty()) add.push_back(params);
+  const auto at = d.tables.empty() ? d.tables.end() : d.tables.begin() + 1;
+  d.tables.insert(at, add.begin(), add.end());
+}
+
+}  // namespace pdsim
