@@ -22,6 +22,13 @@ std::string differs_text(const Json& differs, const std::string& indent) {
 
 }  // namespace
 
+const std::vector<std::string>& envelope_headline_metrics() {
+  static const std::vector<std::string> m = {"mean_ttft_ms",      "mean_tpot_ms",
+                                             "mean_itl_ms",       "mean_e2e_latency_ms",
+                                             "output_throughput", "duration"};
+  return m;
+}
+
 std::string envelope_text(const Json& e) {
   if (!e.is_object() || !e.contains("inside")) return "";
   const Json& n = e["nearest"];
@@ -57,8 +64,7 @@ std::string envelope_text(const Json& e) {
            ? "  90 % interval: this deployment's own error in the corpus (it was not fitted to):\n"
            : "  90 % interval: the spread of the error between deployments no fit saw:\n";
   // The headline metrics; summary.json's pdsim.envelope.interval_90 has every one.
-  for (const char* key : {"mean_ttft_ms", "mean_tpot_ms", "mean_itl_ms", "mean_e2e_latency_ms",
-                          "output_throughput", "duration"}) {
+  for (const std::string& key : envelope_headline_metrics()) {
     if (!iv.contains(key)) continue;
     const Json& m = iv[key];
     char buf[320];

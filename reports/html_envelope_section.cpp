@@ -3,6 +3,7 @@
 // the metrics, since they qualify every number in them.
 #include <cmath>
 
+#include "reports/envelope_report.hpp"
 #include "reports/html_run_sections.hpp"
 #include "reports/validate.hpp"
 #include "sim/fit/loo_interval.hpp"
@@ -53,10 +54,11 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                             (*e)["inside"].get<bool>() ? "inside" : "OUTSIDE what was measured",
                             nearest, differs_cell(n["differs"])});
     const Json& ivs = (*e)["interval_90"];
-    for (auto it = ivs.begin(); it != ivs.end(); ++it) {
-      const Json& m = it.value();
-      iv.rows.push_back({r.name, bench_metric_label(it.key()), r.summary.value(it.key(), 0.0),
-                         m["lo"], m["hi"], std::exp(kZ90 * m["sigma_log"].get<double>()),
+    for (const std::string& key : envelope_headline_metrics()) {
+      if (!ivs.contains(key)) continue;
+      const Json& m = ivs[key];
+      iv.rows.push_back({r.name, bench_metric_label(key), r.summary.value(key, 0.0), m["lo"],
+                         m["hi"], std::exp(kZ90 * m["sigma_log"].get<double>()),
                          m.value("family", "") + ": " + m.value("basis", "") + ", " +
                              std::to_string(m.value("runs", 0)) + " runs"});
     }

@@ -146,10 +146,14 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
   for (const auto& a : overlay_log["applied"]) {
     const std::string kind = a.value("kind", ""), file = a.value("overlay", "");
     std::set<std::string> fit_files;  // the measured files of the overlay's fit
+    std::string name = file;          // shown by name: a file path depends on the checkout
     for (const auto& o : overlay_log.value("overlays", Json::array()))
-      if (o.value("file", "") == file && o.contains("provenance"))
-        for (const auto& r : o["provenance"].value("runs", Json::array()))
-          fit_files.insert(r.value("measured", ""));
+      if (o.value("file", "") == file) {
+        name = o.value("name", file);
+        if (o.contains("provenance"))
+          for (const auto& r : o["provenance"].value("runs", Json::array()))
+            fit_files.insert(r.value("measured", ""));
+      }
     std::vector<size_t> pool;
     for (size_t i = 0; i < corpus.runs.size(); ++i)
       if (fit_files.count(corpus.runs[i].measured_file)) pool.push_back(i);
@@ -160,7 +164,7 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
     flatten(a.value("applied", Json::object()), kind, params);
     std::vector<CoordinateGap> gaps;
     if (!pool.empty()) gaps = gaps_to(c, corpus, nearest_of(c, corpus, pool, keys), keys);
-    for (const auto& p : params) e.parameters.push_back({p, file, !pool.empty(), gaps});
+    for (const auto& p : params) e.parameters.push_back({p, name, !pool.empty(), gaps});
     for (size_t r : e.nearest)
       if (fit_files.count(corpus.runs[r].measured_file)) e.nearest_fitted = true;
   }

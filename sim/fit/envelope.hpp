@@ -23,8 +23,8 @@ struct CoordinateGap {
 };
 
 struct ParameterReach {
-  std::string parameter, overlay;
-  bool in_corpus = false;  // its fit runs are corpus runs
+  std::string parameter, overlay;  // overlay: its name
+  bool in_corpus = false;          // its fit runs are corpus runs
   std::vector<CoordinateGap> gaps;
 };
 

@@ -137,7 +137,10 @@ TEST(Envelope, AFittedParameterIsCheckedOnItsOwnCoordinatesAgainstItsFitRuns) {
       {"applied",
        {{{"kind", "fabric"}, {"overlay", "o.json"}, {"applied", {{"a2a", {{"x_us", 1.0}}}}}},
         {{"kind", "serving"}, {"overlay", "o.json"}, {"applied", {{"decode", {{"y_us", 2.0}}}}}}}},
-      {"overlays", {{{"file", "o.json"}, {"provenance", {{"runs", {{{"measured", "m/X1"}}}}}}}}}};
+      {"overlays",
+       {{{"file", "o.json"},
+         {"name", "o"},
+         {"provenance", {{"runs", {{{"measured", "m/X1"}}}}}}}}}};
   // concurrency 8: inside the corpus (X2) but beyond the fit's one run (X1, concurrency 2); a
   // fabric parameter does not depend on concurrency, a serving one does
   const Envelope e = locate(coords({{"concurrency", 8}}), c, log);
@@ -145,6 +148,7 @@ TEST(Envelope, AFittedParameterIsCheckedOnItsOwnCoordinatesAgainstItsFitRuns) {
   EXPECT_TRUE(e.nearest_fitted);
   ASSERT_EQ(e.parameters.size(), 2u);
   EXPECT_EQ(e.parameters[0].parameter, "fabric.a2a.x_us");
+  EXPECT_EQ(e.parameters[0].overlay, "o");  // by name: a path depends on the checkout
   EXPECT_TRUE(e.parameters[0].gaps.empty());
   EXPECT_EQ(e.parameters[1].parameter, "serving.decode.y_us");
   ASSERT_EQ(e.parameters[1].gaps.size(), 1u);
