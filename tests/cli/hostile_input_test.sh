@@ -133,4 +133,10 @@ expect topology-not-json 2 "field 'cluster.topology_file': expected '$T/not.json
 # mem_fraction_static = 0 was accepted as input, then called an infeasible deployment (exit 3).
 expect mem-fraction-zero 2 "field 'decode.mem_fraction_static': expected a number in (0, 1], got 0" -- "$PDSIM" run "$S" --set decode.mem_fraction_static=0 --out "$T/nl"
 
+# The calibration corpus (pdsim run/compare --corpus): a name that is none, a value of the wrong
+# kind; nothing is simulated or written.
+expect corpus-missing 2 "--corpus: a calibration corpus file, or a name pdsim list prints" -- "$PDSIM" run "$S" --corpus nosuch --out "$T/corpus-out"
+sed '0,/"concurrency": 2.0,/s//"concurrency": "two",/' "$SRC/calibrate/corpus/sglang-pd.json" > "$T/corpus.json"
+expect corpus-field 2 "corpus.json: field 'runs[0].coordinates.concurrency': expected a number" -- "$PDSIM" compare "$S" "$S" --corpus "$T/corpus.json" --out "$T/corpus-out"
+[ -e "$T/corpus-out" ] && bad "corpus: an output directory was written"
 finish hostile_input_test
