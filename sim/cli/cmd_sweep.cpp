@@ -8,6 +8,7 @@
 
 #include "reports/html_report.hpp"
 #include "sim/cli/command.hpp"
+#include "sim/cli/corpus_option.hpp"
 #include "sim/cli/jobs_option.hpp"
 #include "sim/cli/progress_option.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -25,6 +26,7 @@ struct SweepOptions {
   std::string progress;
   std::vector<std::string> merge_inputs, reports;
   std::string merge_out;
+  std::string corpus = "sglang-pd";
 };
 
 std::string default_results(const pdsim::SweepSpec& s, const pdsim::Shard& shard) {
@@ -70,6 +72,8 @@ int run_sweep_cmd(const SweepOptions& o) {
         throw pdsim::InputError(flag, "",
                                 "a file other than the sweep file and the results file, got " + f);
   opt.jobs = o.jobs;
+  const auto corpus = pdsim::cli::load_corpus_option(o.corpus);  // before any point runs
+  if (corpus) opt.corpus = &*corpus;
   opt.progress = o.no_progress ? pdsim::ProgressMode::off : pdsim::progress_mode(o.progress);
   if (!o.analyze_only) {
     const pdsim::SweepRunStats st = pdsim::run_sweep(spec, opt, std::cerr);
@@ -117,6 +121,7 @@ PDSIM_CLI_COMMAND(
                      "(repeatable; after the analysis, so not with --shard i/N, N > 1)");
       pdsim::cli::add_progress_option(app, o->progress);
       app.add_flag("--no-progress", o->no_progress, "the same as --progress off");
+      pdsim::cli::add_corpus_option(app, o->corpus);
       CLI::App* merge = app.add_subcommand("merge", "merge shard results files into one");
       merge->add_option("inputs", o->merge_inputs, "results files")->required();
       // -o/--output like every one-file output; --out kept for scripts written before.

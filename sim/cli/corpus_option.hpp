@@ -31,9 +31,7 @@ inline std::function<void(Json&)> envelope_amendment(const std::optional<Calibra
                                                      const Deployment& d) {
   if (!corpus) return {};
   return [&corpus, &d](Json& summary) {
-    const Coordinates c = deployment_coordinates(d);
-    const Json log = d.profiles.value("profile_overlays", Json());
-    summary["pdsim"]["envelope"] = envelope_json(locate(c, *corpus, log), c, *corpus, summary);
+    summary["pdsim"]["envelope"] = deployment_envelope(d, &*corpus, summary);
   };
 }
 

@@ -228,4 +228,27 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
   return j;
 }
 
+Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
+                         const Json& summary) {
+  if (!corpus) return nullptr;
+  const Coordinates c = deployment_coordinates(d);
+  const Json log = d.profiles.value("profile_overlays", Json());
+  return envelope_json(locate(c, *corpus, log), c, *corpus, summary);
+}
+
+Json envelope_brief(const Json& e) {
+  Json differs = Json::array(), params = Json::array(), iv = Json::object();
+  for (const auto& g : e["nearest"]["differs"]) differs.push_back(g["coordinate"]);
+  for (const auto& p : e["parameters"])
+    if (p.value("extrapolated", false)) params.push_back(p["parameter"]);
+  for (auto it = e["interval_90"].begin(); it != e["interval_90"].end(); ++it)
+    iv[it.key()] = Json::array({it.value()["lo"], it.value()["hi"]});
+  const Json& runs = e["nearest"]["runs"];
+  return {{"inside", e["inside"]},
+          {"nearest", runs.empty() ? Json("") : runs[0]},
+          {"differs", differs},
+          {"extrapolated_parameters", params},
+          {"interval_90", iv}};
+}
+
 }  // namespace pdsim

@@ -15,6 +15,7 @@
 
 #include "sim/core/json_reader.hpp"
 #include "sim/fit/calibration_corpus.hpp"
+#include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
 
@@ -43,5 +44,10 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
 // run's bench_serving summary (its metrics are the predictions).
 Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCorpus& corpus,
                    const Json& summary);
+// The same for one deployment and its summary: null without a corpus.
+Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus, const Json& summary);
+// What a sweep's results line keeps of it: {"inside", "nearest" (first run), "differs" (coordinate
+// keys), "extrapolated_parameters", "interval_90": {metric: [low, high]}}.
+Json envelope_brief(const Json& envelope);
 
 }  // namespace pdsim

@@ -39,6 +39,10 @@ Json brief(const Json& line) {
          {"p99_itl_ms", num(s, "p99_itl_ms")},
          {"request_throughput", num(s, "request_throughput")},
          {"output_tok_s_per_gpu", num(s, "output_throughput") / gpus}};
+  if (line.contains("envelope")) {
+    b["inside"] = line["envelope"]["inside"];
+    b["differs"] = line["envelope"]["differs"];
+  }
   if (line.contains("slo")) {
     const Json& slo = line["slo"];
     if (slo.contains("max_request_rate")) b["max_request_rate"] = slo["max_request_rate"];
@@ -55,6 +59,14 @@ std::string g4(const Json& v) {
   o.precision(4);
   o << v.get<double>();
   return o.str();
+}
+
+// "  [outside what was measured: model, concurrency]" for a point whose envelope says so.
+std::string outside_note(const Json& b) {
+  if (!b.contains("inside") || b["inside"].get<bool>()) return "";
+  std::string s;
+  for (const auto& k : b["differs"]) s += (s.empty() ? "" : ", ") + k.get<std::string>();
+  return "  [outside what was measured: " + s + "]";
 }
 
 }  // namespace
@@ -101,6 +113,13 @@ Json analyze_sweep(const SweepSpec& spec, std::vector<Json> lines) {
                  {"infeasible", infeasible.size()},
                  {"error", errors.size()},
                  {"missing", missing.size()}};
+  int inside = 0, located = 0;  // points that say where they stand (a corpus was given)
+  for (const auto& l : ok)
+    if (l.contains("envelope")) {
+      ++located;
+      inside += l["envelope"].value("inside", false) ? 1 : 0;
+    }
+  if (located) a["envelope"] = {{"inside", inside}, {"outside", located - inside}};
   a["infeasible"] = infeasible;
   a["errors"] = errors;
   a["missing"] = missing;
@@ -160,11 +179,15 @@ std::string analysis_text(const Json& a) {
   for (const auto& e : a["errors"])
     t << "  error at point " << e["point"] << " " << e["overrides"].dump() << ": "
       << e["reason"].get<std::string>() << "\n";
+  if (a.contains("envelope"))
+    t << "measured envelope: " << a["envelope"]["inside"] << " ok points inside a measured "
+      << "deployment, " << a["envelope"]["outside"]
+      << " outside (their results lines name what differs; `pdsim run` on one says more)\n";
   t << "Pareto frontier (mean TPOT ms vs output tok/s per GPU):\n";
   for (const auto& f : a["frontier"]["points"])
     t << "  point " << f["point"] << "  " << f["gpus"] << " GPUs  TPOT " << g4(f["mean_tpot_ms"])
       << " ms  " << g4(f["output_tok_s_per_gpu"]) << " tok/s/GPU  " << f["overrides"].dump()
-      << "\n";
+      << outside_note(f) << "\n";
   if (a["slo"].is_null()) return t.str();
   t << "SLOs " << a["slo"].dump() << ": " << a["meeting_slo"].size()
     << " configurations meet them\n";
@@ -185,7 +208,8 @@ std::string analysis_text(const Json& a) {
   t << "cheapest (by " << a["cost_basis"].get<std::string>() << "): point " << ch["point"] << ", "
     << ch["gpus"] << " GPUs";
   if (ch.contains("max_request_rate")) t << ", up to " << g4(ch["max_request_rate"]) << " req/s";
-  t << ", " << ch["overrides"].dump() << "\n" << ch["sglang_text"].get<std::string>();
+  t << ", " << ch["overrides"].dump() << outside_note(ch) << "\n"
+    << ch["sglang_text"].get<std::string>();
   return t.str();
 }
 

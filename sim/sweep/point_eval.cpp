@@ -5,6 +5,7 @@
 #include "models/hardware.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fork_call.hpp"
+#include "sim/fit/envelope.hpp"
 #include "sim/serve/actors/simulation.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
@@ -94,7 +95,8 @@ Json error_line(const SweepSpec& s, const SweepPoint& p, const std::string& why)
   return line;
 }
 
-Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker) {
+Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker,
+                    const CalibrationCorpus* corpus) {
   Json line = base_line(s, p);
   try {
     const Scenario sc = point_scenario_parsed(s, p);
@@ -130,6 +132,8 @@ Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker) {
         line["slo"] = {{"meets", v.empty()}, {"violations", v}};
       }
     }
+    if (corpus && line["summary"].is_object())
+      line["envelope"] = envelope_brief(deployment_envelope(d, corpus, line["summary"]));
   } catch (const InfeasibleError& e) {
     line["status"] = "infeasible";
     line["reason"] = e.what();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core/json_reader.hpp"
+#include "sim/fit/calibration_corpus.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
 namespace pdsim {
@@ -25,7 +26,10 @@ PointCheck check_point(const SweepSpec& s, const SweepPoint& p);
 // process that exits after this point, so a point with one simulation runs it in this process
 // rather than in a further forked child (SimGrid's engine runs once per process, so a capacity
 // search still forks one child per rate). The line is the same either way.
-Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker = false);
+// `corpus` (optional): each ok line also says where the point stands relative to what was
+// measured ("envelope": envelope_brief, sim/fit/envelope.hpp).
+Json evaluate_point(const SweepSpec& s, const SweepPoint& p, bool in_worker = false,
+                    const CalibrationCorpus* corpus = nullptr);
 // The line of a point filtered out as infeasible (no simulation).
 Json infeasible_line(const SweepSpec& s, const SweepPoint& p, const PointCheck& c);
 // The line of a point whose worker failed (threw, died, or sent no line): status "error".

@@ -64,7 +64,7 @@ SweepRunStats run_sweep(const SweepSpec& spec, const SweepRunOptions& opt, std::
         todo.size(), opt.jobs,
         [&](size_t i) {
           const SweepPoint& p = *pending[todo[i]];
-          return opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true);
+          return opt.evaluate ? opt.evaluate(spec, p) : evaluate_point(spec, p, true, opt.corpus);
         },
         [&](size_t i, TaskOutcome o) {
           const SweepPoint& p = *pending[todo[i]];

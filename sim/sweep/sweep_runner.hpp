@@ -8,6 +8,7 @@
 
 #include "sim/core/json_reader.hpp"
 #include "sim/core/progress.hpp"
+#include "sim/fit/calibration_corpus.hpp"
 #include "sim/sweep/shard.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
@@ -20,6 +21,8 @@ struct SweepRunOptions {
   ProgressMode progress = ProgressMode::off;  // points done on stderr (sim/core/progress)
   // Evaluates one point in a worker process (default: evaluate_point); tests inject others.
   std::function<Json(const SweepSpec&, const SweepPoint&)> evaluate;
+  // Where each point stands relative to what was measured (pdsim sweep --corpus); null: not said.
+  const CalibrationCorpus* corpus = nullptr;
 };
 
 struct SweepRunStats {
