@@ -201,11 +201,12 @@ struct PrefillConfig {
              .min = 1,
              .sglang = {.flag = "--dp-size", .absent = "1"}});
     v.field(&P::dp_attention, "dp_attention",
-            {.help = "DP attention in prefill: a chunk's requests spread evenly over the dp "
-                     "groups (SGLang gives each chunked_prefill_size / dp tokens), attention "
-                     "weights replicated per group, no attention all-reduce across them. An upper "
-                     "bound: the published DP-attention prefill peaks are 58-92 % below pdsim's "
-                     "(scenarios/README.md what-if)",
+            {.help = "DP attention in prefill: each request goes to a random DP group (SGLang's "
+                     "bootstrap_room % dp), each group chunks its own queue within "
+                     "chunked_prefill_size / dp tokens, the groups run each forward together at "
+                     "the busiest one's pace; attention weights replicated per group, no "
+                     "attention all-reduce. Optimistic: the published DP-attention prefill peaks "
+                     "are 47-67 % below pdsim's (scenarios/README.md what-if)",
              .sglang = {.flag = "--enable-dp-attention", .absent = "false"}});
     v.field(&P::enable_dp_lm_head, "enable_dp_lm_head",
             {.help = "LM head over the attention-TP group (full vocab per DP group)",

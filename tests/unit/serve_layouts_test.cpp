@@ -167,6 +167,31 @@ TEST(LayoutDeployment, DpAttentionPrefillHasNoAttentionCollectives) {
   EXPECT_EQ(with_dp.cp_exchange_us, 0.0);  // no context parallelism: no KV exchange
 }
 
+TEST(LayoutDeployment, DpAttentionPrefillRanksRunTogetherAtTheBusiestRanksPace) {
+  // Each DP rank prefills its own requests; the ranks run one forward together. One 1024-token
+  // request per rank is the balanced chunk itself: the same cost as without ranks, term by term.
+  for (const char* config : {"deepep-dp", "baseline-dp"}) {
+    SCOPED_TRACE(config);
+    const Deployment d = build_deployment(load_scenario(dsr1(config)));
+    PrefillChunkTimer t(d);
+    std::vector<int> one_each(16), all_on_0(16, 0);
+    for (int r = 0; r < 16; ++r) one_each[static_cast<size_t>(r)] = r;
+    const ChunkCost even = t.time(0, sixteen_1k()), ranked = t.time(0, sixteen_1k(), one_each);
+    EXPECT_DOUBLE_EQ(ranked.compute_us, even.compute_us);
+    EXPECT_DOUBLE_EQ(ranked.a2a_us, even.a2a_us);
+    EXPECT_DOUBLE_EQ(ranked.collective_us, even.collective_us);
+    // All sixteen on rank 0: its attention and dense work is 16 ranks' worth while the routed
+    // experts see the same 16384 tokens: slower, but less than 16 times the balanced forward.
+    const ChunkCost piled = t.time(0, sixteen_1k(), all_on_0);
+    EXPECT_GT(piled.compute_us, 2 * even.compute_us);
+    EXPECT_LT(piled.compute_us, 16 * even.compute_us);
+    // DeepEP: rank 0's GPU now sends all 16384 tokens, 16 times one rank's share.
+    if (std::string(config) == "deepep-dp") {
+      EXPECT_GT(piled.a2a_us, 4 * even.a2a_us);
+    }
+  }
+}
+
 TEST(LayoutDeployment, DpAttentionPrefillWithoutAllToAllGathersByAllReduce) {
   // SGLang's dp_gather / dp_scatter around a TP MoE: an all-reduce of the zero-padded full
   // buffer, 16384 tokens × 7168 × 2 bytes = 234 881 024, before and after each of the 58 MoE

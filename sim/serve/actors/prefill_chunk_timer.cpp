@@ -1,5 +1,8 @@
 #include "sim/serve/actors/prefill_chunk_timer.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include "sim/fabric/normal_rdma_a2a.hpp"
 #include "sim/fabric/transfers.hpp"
 
@@ -48,15 +51,64 @@ double PrefillChunkTimer::layer_share(int stage) const {
   return static_cast<double>(num_layers_[static_cast<size_t>(stage)]) / d_.model.num_layers;
 }
 
-ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& chunk) {
+double PrefillChunkTimer::compute_us(const std::vector<PrefillSegment>& chunk,
+                                     const std::vector<int>& ranks, const PrefillLayout& l,
+                                     std::vector<double>& rank_tokens) {
+  const int groups = d_.prefill_layout.attn_dp;
+  auto note = [&](const StepCost& sc) {
+    for (const auto& op : sc.ops)
+      if (op.out_of_range) out_of_range_.insert(op.name);
+  };
+  const StepCost all = d_.compute->prefill_chunk(chunk, l);
+  note(all);
+  rank_tokens.assign(static_cast<size_t>(groups), 0.0);
+  if (ranks.empty() || groups == 1) {
+    double n = 0;
+    for (const auto& s : chunk) n += s.new_tokens;
+    for (auto& t : rank_tokens) t = n / groups;
+    return all.total_us();
+  }
+  // Routed experts see every rank's tokens (and without an all-to-all the shared experts too:
+  // the TP group gathers the tokens before the MLP): from the whole chunk. Everything else runs
+  // on each rank's own requests: the compute model's balanced split of a chunk in which every
+  // rank holds this rank's segments, and the busiest rank sets the forward's time.
+  const bool gathered = l.moe_full;
+  auto routed = [gathered](const StepCost& sc) {
+    double us = 0;
+    for (const auto& op : sc.ops) {
+      const std::string_view n(op.name);
+      if (n.substr(0, 8) == "experts." || (gathered && n.substr(0, 7) == "shared."))
+        us += op.time_us * op.count;
+    }
+    return us;
+  };
+  double busiest = 0;
+  for (int g = 0; g < groups; ++g) {
+    std::vector<PrefillSegment> mine;
+    for (size_t i = 0; i < chunk.size(); ++i)
+      if (ranks[i] == g) {
+        mine.push_back(chunk[i]);
+        rank_tokens[static_cast<size_t>(g)] += chunk[i].new_tokens;
+      }
+    if (mine.empty()) continue;
+    std::vector<PrefillSegment> everywhere;
+    for (int k = 0; k < groups; ++k) everywhere.insert(everywhere.end(), mine.begin(), mine.end());
+    const StepCost own = d_.compute->prefill_chunk(everywhere, l);
+    note(own);
+    busiest = std::max(busiest, own.total_us() - routed(own));
+  }
+  return busiest + routed(all);
+}
+
+ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& chunk,
+                                  const std::vector<int>& ranks) {
   const PrefillLayout l = layout(stage);
   ChunkCost c;
-  const StepCost compute = d_.compute->prefill_chunk(chunk, l);
-  c.compute_us = compute.total_us();
-  for (const auto& op : compute.ops)
-    if (op.out_of_range) out_of_range_.insert(op.name);
+  std::vector<double> rank_tokens;
+  c.compute_us = compute_us(chunk, ranks, l, rank_tokens);
   double new_tokens = 0;
   for (const auto& s : chunk) new_tokens += s.new_tokens;
+  const double busiest_tokens = *std::max_element(rank_tokens.begin(), rank_tokens.end());
   const int cp = d_.scenario.prefill.cp;
   const double tokens_per_gpu = new_tokens / cp;
   if (cp > 1) {
@@ -71,8 +123,8 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
     A2AConfig a = d_.a2a;
     a.hidden = d_.model.hidden;
     // The MLP's tokens are scattered over the tp GPUs (cp × attention TP), as the compute model
-    // splits them.
-    const double moe_tokens = new_tokens / l.tp;
+    // splits them; with DP attention the busiest rank's GPUs send the most.
+    const double moe_tokens = busiest_tokens * d_.prefill_layout.attn_dp / l.tp;
     double dispatch = 0, combine = 0;
     if (l.ep > a.gpus_per_node && d_.prefill_normal_rdma) {  // checked by the deployment
       a.ep_ranks = l.ep;
@@ -94,14 +146,19 @@ ChunkCost PrefillChunkTimer::time(int stage, const std::vector<PrefillSegment>& 
     c.a2a_us = moe_layers * (dispatch + combine);
   }
   if (cp == 1) {
-    // Each DP group's share of the chunk's tokens and requests (the first groups take the
-    // remainder); one group without DP attention.
+    // Each DP group's tokens and requests: its own with the segments' ranks, else an even share
+    // (the first groups take the remainder); one group without DP attention.
     const int groups = d_.prefill_layout.attn_dp;
     std::vector<int> tokens, lm;
     for (int g = 0; g < groups; ++g) {
       auto share = [&](int n) { return n / groups + (g < n % groups ? 1 : 0); };
-      tokens.push_back(share(static_cast<int>(new_tokens)));
-      lm.push_back(share(static_cast<int>(chunk.size())));
+      if (ranks.empty()) {
+        tokens.push_back(share(static_cast<int>(new_tokens)));
+        lm.push_back(share(static_cast<int>(chunk.size())));
+      } else {
+        tokens.push_back(static_cast<int>(rank_tokens[static_cast<size_t>(g)]));
+        lm.push_back(static_cast<int>(std::count(ranks.begin(), ranks.end(), g)));
+      }
     }
     const ForwardComms f = forward_comms(d_.prefill_layout, d_.model, tokens, lm, true, false);
     c.collective_us = collectives_.forward_us(f) * layer_share(stage);

@@ -25,7 +25,12 @@ class PrefillChunkTimer {
  public:
   explicit PrefillChunkTimer(const Deployment& d);
   // One chunk on `stage`; ops costed outside the GPU profile's measured range are noted.
-  ChunkCost time(int stage, const std::vector<PrefillSegment>& chunk);
+  // `ranks` (parallel to `chunk`, optional): the DP-attention rank of each segment. The ranks
+  // run one forward together (SGLang syncs them for the MoE), so attention, dense and shared-expert
+  // work take the busiest rank's time and the routed experts all ranks' tokens; without `ranks`
+  // the chunk is spread evenly over the ranks.
+  ChunkCost time(int stage, const std::vector<PrefillSegment>& chunk,
+                 const std::vector<int>& ranks = {});
   PrefillLayout layout(int stage) const;
   // Fraction of the model's layers held by `stage` (its share of every request's KV cache).
   double layer_share(int stage) const;
@@ -36,6 +41,10 @@ class PrefillChunkTimer {
   static double expected_distinct_ranks(int experts, int ranks, int top_k);
 
  private:
+  // The chunk's compute time; `rank_tokens` gets each DP-attention rank's new tokens.
+  double compute_us(const std::vector<PrefillSegment>& chunk, const std::vector<int>& ranks,
+                    const PrefillLayout& l, std::vector<double>& rank_tokens);
+
   const Deployment& d_;
   std::vector<int> first_layer_, num_layers_;
   OpNameSet out_of_range_;

@@ -10,22 +10,37 @@ namespace pdsim {
 namespace sg4 = simgrid::s4u;
 
 Chunk PrefillStageActor::form_chunk(PrefillInstance& p) {
+  // Under DP attention SGLang divides --chunked-prefill-size by dp_size (server_args.py,
+  // _handle_data_parallelism) and each DP rank's scheduler chunks its own FIFO queue within that
+  // share; the ranks then run the forward together. Without it, one budget for the instance.
+  const int dp = w_.d.prefill_layout.attn_dp;
+  const int size = w_.d.scenario.prefill.chunked_prefill_size;
+  std::vector<int> budget(static_cast<size_t>(dp), std::max(1, size / dp));
+  int left_total = std::max(1, size / dp) * dp;
   Chunk c;
-  int budget = w_.d.scenario.prefill.chunked_prefill_size;
-  while (budget > 0 && !p.queue.empty()) {
+  std::deque<int> keep;  // not finished this chunk, in queue order
+  while (!p.queue.empty() && left_total > 0) {
     const int id = p.queue.front();
+    p.queue.pop_front();
     Request& q = w_.request(id);
+    int& b = budget[static_cast<size_t>(q.prefill_dp_rank)];
+    if (b <= 0) {
+      keep.push_back(id);
+      continue;
+    }
     if (q.prefilled == 0) q.rec.prefill_start_s = sg4::Engine::get_clock();
     const int left = q.spec.input_len - q.prefilled;
-    const int take = std::min(left, budget);
-    c.pieces.push_back({id, {q.prefilled, take}, take == left});
+    const int take = std::min(left, b);
+    c.pieces.push_back({id, {q.prefilled, take}, take == left, q.prefill_dp_rank});
     q.prefilled += take;
-    budget -= take;
-    if (take == left) {
-      p.queue.pop_front();
+    b -= take;
+    left_total -= take;
+    if (take == left)
       ++p.taken;
-    }
+    else
+      keep.push_back(id);
   }
+  p.queue.insert(p.queue.begin(), keep.begin(), keep.end());
   return c;
 }
 
@@ -51,12 +66,14 @@ void PrefillStageActor::operator()() {
     }
     if (!chunk->end) {
       std::vector<PrefillSegment> segs;
+      std::vector<int> ranks;
       double new_tokens = 0;
       for (const auto& pc : chunk->pieces) {
         segs.push_back(pc.seg);
+        ranks.push_back(pc.rank);
         new_tokens += pc.seg.new_tokens;
       }
-      const ChunkCost c = timer_.time(stage_, segs);
+      const ChunkCost c = timer_.time(stage_, segs, ranks);
       sg4::this_actor::sleep_for(us_to_s(c.total_us()));
       stats_.prefill_chunk(c);
       for (const auto& pc : chunk->pieces) {

@@ -17,7 +17,8 @@ namespace pdsim {
 struct ChunkPiece {
   int id;
   PrefillSegment seg;
-  bool last;  // the request's final chunk
+  bool last;     // the request's final chunk
+  int rank = 0;  // the DP-attention rank that prefills it (0 without DP attention)
 };
 struct Chunk {
   std::vector<ChunkPiece> pieces;

@@ -49,9 +49,12 @@ class ServingSim {
 
 void ServingSim::build_world() {
   Rng rng = Rng(seed_).fork(1);
+  Rng rooms = Rng(seed_).fork(7);  // the router's bootstrap rooms: a stream of their own
+  const uint64_t prefill_dp = static_cast<uint64_t>(d_.prefill_layout.attn_dp);
   for (const RequestSpec& s : generate_requests(d_.scenario.workload, rng)) {
     Request q;
     q.spec = s;
+    if (prefill_dp > 1) q.prefill_dp_rank = static_cast<int>(rooms.next_u64() % prefill_dp);
     q.rec.id = s.id;
     q.rec.input_len = s.input_len;
     q.rec.output_len = q.remaining = s.output_len;

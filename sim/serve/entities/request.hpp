@@ -13,6 +13,10 @@ struct Request {
   int kv_parts = 0;         // KV parts delivered (one per PP stage)
   int remaining = 0;        // output tokens still to stream
   double accept_carry = 0;  // expected accepted tokens not yet streamed (token_acceptance.hpp)
+  // With DP attention in prefill, the DP rank that prefills it: SGLang's PD prefill dispatches by
+  // bootstrap_room % dp_size (data_parallel_controller follow_bootstrap_room), the router's room
+  // a random 64-bit number, so a uniform draw per request. 0 without DP attention.
+  int prefill_dp_rank = 0;
 };
 
 }  // namespace pdsim
