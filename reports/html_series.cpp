@@ -123,6 +123,16 @@ std::vector<SweepResultPoint> parse_sweep_points(const std::vector<Json>& lines,
       p.summary = n.at("summary").raw();
     }
     if (n.has_nullable("slo") && n.at("slo").is_object()) p.slo = n.at("slo").raw();
+    if (n.has_nullable("envelope") && n.at("envelope").is_object()) {
+      const JsonNode e = n.at("envelope");
+      if (e.bool_or("inside", false)) {
+        p.envelope = "inside";
+      } else {
+        p.envelope = "outside:";
+        const JsonNode d = e.at("differs");
+        for (size_t k = 0; k < d.size(); ++k) p.envelope += (k ? ", " : " ") + d.at(k).string();
+      }
+    }
     if (p.status == "ok" && p.gpus <= 0)
       n.at("gpus").fail("expected a positive GPU count for an ok point");
     std::string config, short_config;

@@ -45,6 +45,9 @@ struct SweepResultPoint {
   Json overrides = Json::object();  // {"dotted.path": value}
   Json summary = Json::object();
   Json slo = Json::object();
+  // Where the point stands relative to what was measured: "inside", "outside: model, ...", or ""
+  // when its line has no envelope (run with --corpus none, or an older results file).
+  std::string envelope;
   std::optional<double> rate;  // overrides["workload.request_rate"], else summary.request_rate
   std::string config;  // the overrides other than the request rate, "k=v, ..." ("base" if none)
   std::string

@@ -21,13 +21,14 @@ Json opt(const std::optional<double>& v) {
 
 ReportTable points_table(const std::vector<SweepResultPoint>& pts,
                          const std::vector<size_t>& frontier) {
-  ReportTable t{"sweep_points",
-                "Sweep points",
-                {"point", "status", "config", "rate (req/s)", "gpus", "mean TTFT (ms)",
-                 "p99 TTFT (ms)", "mean TPOT (ms)", "p99 TPOT (ms)", "p99 ITL (ms)", "req/s",
-                 "output tok/s", "output tok/s per GPU", "on frontier", "reason", "id"},
-                {-1, -1, -1, 3, -1, 2, 2, 2, 2, 2, 3, 1, 2, -1, -1, -1},
-                {}};
+  ReportTable t{
+      "sweep_points",
+      "Sweep points",
+      {"point", "status", "config", "rate (req/s)", "gpus", "mean TTFT (ms)", "p99 TTFT (ms)",
+       "mean TPOT (ms)", "p99 TPOT (ms)", "p99 ITL (ms)", "req/s", "output tok/s",
+       "output tok/s per GPU", "on frontier", "measured envelope", "reason", "id"},
+      {-1, -1, -1, 3, -1, 2, 2, 2, 2, 2, 3, 1, 2, -1, -1, -1, -1},
+      {}};
   std::set<std::string> slo_keys;
   for (const auto& p : pts)
     for (const auto& [k, v] : p.slo.items())
@@ -46,6 +47,7 @@ ReportTable points_table(const std::vector<SweepResultPoint>& pts,
       row.push_back(opt(p.metric(k)));
     row.push_back(opt(p.throughput_per_gpu()));
     row.push_back(on.count(i) > 0);
+    row.push_back(p.envelope.empty() ? Json(nullptr) : Json(p.envelope));
     row.push_back(p.reason);
     row.push_back(p.id);
     for (const auto& k : slo_keys) row.push_back(p.slo.contains(k) ? p.slo.at(k) : Json(nullptr));
@@ -58,13 +60,14 @@ ReportTable frontier_table(const std::vector<SweepResultPoint>& pts,
                            const std::vector<size_t>& frontier) {
   ReportTable t{"pareto_frontier",
                 "Pareto frontier (output throughput per GPU vs mean TPOT)",
-                {"point", "config", "rate (req/s)", "mean TPOT (ms)", "output tok/s per GPU", "id"},
-                {-1, -1, 3, 2, 2, -1},
+                {"point", "config", "rate (req/s)", "mean TPOT (ms)", "output tok/s per GPU",
+                 "measured envelope", "id"},
+                {-1, -1, 3, 2, 2, -1, -1},
                 {}};
   for (size_t i : frontier)
     t.rows.push_back({static_cast<long long>(pts[i].point), pts[i].config, opt(pts[i].rate),
                       opt(pts[i].metric("mean_tpot_ms")), opt(pts[i].throughput_per_gpu()),
-                      pts[i].id});
+                      pts[i].envelope.empty() ? Json(nullptr) : Json(pts[i].envelope), pts[i].id});
   return t;
 }
 

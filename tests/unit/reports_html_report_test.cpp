@@ -128,8 +128,16 @@ TEST(ReportsHtmlSweep, MarkdownCsvAndErrors) {
   EXPECT_EQ(d.subtitle, "7 points, 5 ok, 2 infeasible or failed; 3 on the Pareto frontier.");
   const std::string md = render_markdown(d);
   // Points by their index in the sweep (the hash id last).
-  EXPECT_TRUE(contains(md, "| 1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 | p1 |\n"))
+  EXPECT_TRUE(
+      contains(md, "| 1 | decode.nodes_per_instance=2 | 1.000 | 25.00 | 75.00 | n/a | p1 |\n"))
       << md;
+  // A line that says where it stands: the envelope column names what differs.
+  std::vector<Json> located = hand_sweep();
+  located[0]["envelope"] = {{"inside", false}, {"differs", {"model", "concurrency"}}};
+  located[1]["envelope"] = {{"inside", true}, {"differs", Json::array()}};
+  const std::string lmd = render_markdown(sweep_report_doc(located, "hand.jsonl"));
+  EXPECT_TRUE(contains(lmd, "| 20.00 | 50.00 | outside: model, concurrency | p0 |\n")) << lmd;
+  EXPECT_TRUE(contains(lmd, "| 25.00 | 75.00 | inside | p1 |\n")) << lmd;
   EXPECT_TRUE(contains(md, "| 4 | infeasible | decode.nodes_per_instance=1 | 2.000 | 32 | n/a |"))
       << md;
   const std::string csv = render_csv(d);
