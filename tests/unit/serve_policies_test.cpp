@@ -39,6 +39,22 @@ TEST(RouterPolicy, RoundRobinCyclesPrefillInstancesAndDecodeRankPairs) {
   }
 }
 
+TEST(RouterPolicy, BootstrapRoomTakesTheDecodeRankFromTheRoom) {
+  auto r = RouterPolicyRegistry::instance().create("bootstrap-room", "s.json", "router.policy",
+                                                   RouterShape{2, 2, 16});
+  // Instances in turn; the rank is room % 16, whatever the order (two rooms on rank 5).
+  const uint64_t rooms[4] = {5, 16, 33, 0xFFFFFFFFFFFFFFF5ull};  // the last: 2^64 - 11 ≡ 5
+  const int want[4][3] = {{0, 0, 5}, {1, 1, 0}, {0, 0, 1}, {1, 1, 5}};
+  for (int i = 0; i < 4; ++i) {
+    Request q;
+    q.bootstrap_room = rooms[i];
+    const Route got = r->route(q);
+    EXPECT_EQ(got.prefill_instance, want[i][0]);
+    EXPECT_EQ(got.decode_instance, want[i][1]);
+    EXPECT_EQ(got.decode_rank, want[i][2]);
+  }
+}
+
 TEST(AdmissionPolicy, AllArrivedTakesEveryoneInOrder) {
   auto a = AdmissionPolicyRegistry::instance().create(admission_policy_name(true), "s", "f", 4);
   const auto reqs = on_ranks({0, 0, 1});

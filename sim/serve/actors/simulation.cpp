@@ -54,7 +54,8 @@ void ServingSim::build_world() {
   for (const RequestSpec& s : generate_requests(d_.scenario.workload, rng)) {
     Request q;
     q.spec = s;
-    if (prefill_dp > 1) q.prefill_dp_rank = static_cast<int>(rooms.next_u64() % prefill_dp);
+    q.bootstrap_room = rooms.next_u64();
+    q.prefill_dp_rank = static_cast<int>(q.bootstrap_room % prefill_dp);
     q.rec.id = s.id;
     q.rec.input_len = s.input_len;
     q.rec.output_len = q.remaining = s.output_len;
