@@ -76,7 +76,7 @@ TEST(AdmissionPolicy, OnePerRankDefersLaterArrivalsOnTheSameRank) {
 
 TEST(Registries, FamiliesListTheirMembersByName) {
   EXPECT_EQ(FabricFidelityRegistry::instance().names(), "analytic, packet");
-  EXPECT_EQ(RouterPolicyRegistry::instance().names(), "round-robin");
+  EXPECT_EQ(RouterPolicyRegistry::instance().names(), "bootstrap-room, round-robin");
   EXPECT_EQ(AdmissionPolicyRegistry::instance().names(), "all-arrived, one-per-rank");
   EXPECT_EQ(mechanism_names(),
             (std::vector<std::string>{"admission_work", "batch_jump", "cuda_graph_miss",
