@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "reports/compare.hpp"
+#include "reports/connection_report.hpp"
 #include "reports/envelope_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
@@ -85,6 +86,12 @@ PDSIM_CLI_COMMAND(
         Json sumb =
             write_run_outputs(rb, dir + "/" + names[1], cli::envelope_amendment(corpus, db));
         write_file_atomic(dir + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
+        const auto conn_a = connection_table(da), conn_b = connection_table(db);
+        write_file_atomic(dir + "/connections.json",
+                          Json{{names[0], connection_json(conn_a)},
+                               {names[1], connection_json(conn_b)}}
+                                  .dump(2) +
+                              "\n");
         write_file_atomic(dir + "/tail_compare.json",
                           tail_compare_json(suma, sumb, names).dump(2) + "\n");
         Json ia, ib;
@@ -118,6 +125,9 @@ PDSIM_CLI_COMMAND(
           std::cout << prediction_interval_text(suma, ia, names[0])
                     << prediction_interval_text(sumb, ib, names[1]);
         std::cout << seed_interval_text(seeds);
+        std::cout << "Connection state per host (pdsim connections SCENARIO: the full table; "
+                     "connections.json)\n"
+                  << connection_brief(conn_a, names[0]) << connection_brief(conn_b, names[1]);
         for (size_t i = 0; i < 2; ++i) {
           const Json& sm = i == 0 ? suma : sumb;
           if (sm["pdsim"].contains("envelope"))
