@@ -35,16 +35,19 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
     throw std::invalid_argument("connection group without ranks or NICs");
   ConnCounts c;
   const int per_host_ranks = std::min(g.ranks, g.ranks_per_host);
-  if (lib.peers == "all_other_ranks") c.peers_per_rank = g.ranks - 1;
-  else if (lib.peers == "remote_host_ranks") c.peers_per_rank = g.ranks - per_host_ranks;
-  else c.peers_per_rank = g.peer_ranks;
+  if (lib.peers == "all_other_ranks")
+    c.peers_per_rank = g.ranks - 1;
+  else if (lib.peers == "remote_host_ranks")
+    c.peers_per_rank = g.ranks - per_host_ranks;
+  else
+    c.peers_per_rank = g.peer_ranks;
   c.nics_per_rank = std::max(1.0, static_cast<double>(g.nics_per_host) / per_host_ranks);
   const double p = c.peers_per_rank, n = c.nics_per_rank, m = g.peer_nics_per_rank;
   for (const auto& o : lib.objects) {
     double factor = o.count;
     if (o.count_rule == "deepep_num_qps_per_rank") {
-      c.num_qps_per_rank = deepep_num_qps_per_rank(g.deepep_mode, g.num_experts, g.ranks,
-                                                   lib.num_sms);
+      c.num_qps_per_rank =
+          deepep_num_qps_per_rank(g.deepep_mode, g.num_experts, g.ranks, lib.num_sms);
       factor = c.num_qps_per_rank;
     }
     if (o.times == "nccl_p2p_channels_per_peer") {
@@ -53,12 +56,24 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
     }
     double scale = 1;
     switch (o.per) {
-      case ConnScope::kRank: scale = 1; break;
-      case ConnScope::kRankNic: scale = n; break;
-      case ConnScope::kRankPeer: scale = p; break;
-      case ConnScope::kRankPeerNic: scale = p * n; break;
-      case ConnScope::kRankPeerNicPair: scale = p * n * m; break;
-      case ConnScope::kRankGroup: scale = g.ranks; break;
+      case ConnScope::kRank:
+        scale = 1;
+        break;
+      case ConnScope::kRankNic:
+        scale = n;
+        break;
+      case ConnScope::kRankPeer:
+        scale = p;
+        break;
+      case ConnScope::kRankPeerNic:
+        scale = p * n;
+        break;
+      case ConnScope::kRankPeerNicPair:
+        scale = p * n * m;
+        break;
+      case ConnScope::kRankGroup:
+        scale = g.ranks;
+        break;
     }
     ConnObjectCount oc;
     oc.kind = o.kind;

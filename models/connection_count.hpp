@@ -18,14 +18,14 @@
 namespace pdsim {
 
 struct ConnGroup {
-  int ranks = 1;                 // N: ranks of this side of the group
-  int ranks_per_host = 1;        // G
-  int nics_per_host = 1;         // NICs the library uses on one host of this side
-  int peer_ranks = 0;            // other_role_ranks / pp_neighbours: the peers of one rank
-  double peer_nics_per_rank = 1; // NICs per peer rank (rank_peer_nic_pair)
-  int num_experts = 0;           // deepep_num_qps_per_rank
+  int ranks = 1;                  // N: ranks of this side of the group
+  int ranks_per_host = 1;         // G
+  int nics_per_host = 1;          // NICs the library uses on one host of this side
+  int peer_ranks = 0;             // other_role_ranks / pp_neighbours: the peers of one rank
+  double peer_nics_per_rank = 1;  // NICs per peer rank (rank_peer_nic_pair)
+  int num_experts = 0;            // deepep_num_qps_per_rank
   std::string deepep_mode = "low_latency";  // low_latency, normal or auto (SGLang's rule)
-  double rank_nic_GBps = 0;      // nccl_p2p_channels_per_peer: the NICs of one rank, GB/s
+  double rank_nic_GBps = 0;  // nccl_p2p_channels_per_peer: the NICs of one rank, GB/s
 };
 
 struct ConnObjectCount {
@@ -41,8 +41,8 @@ struct ConnCounts {
   int channels_per_peer = 0;       // the NCCL factor, when the library uses it
   double host_bytes_per_host = 0;  // memory the source fixes (estimates flagged below)
   double gpu_bytes_per_host = 0;
-  bool memory_estimated = false;   // some of the bytes are mlx5-rule estimates
-  bool memory_uncounted = false;   // some object kinds have no figure (provider-defined)
+  bool memory_estimated = false;        // some of the bytes are mlx5-rule estimates
+  bool memory_uncounted = false;        // some object kinds have no figure (provider-defined)
   double queue_pairs_per_host() const;  // rc_qp + srd_qp + dc_qp
   double per_host(const std::string& kind) const;
 };

@@ -22,7 +22,7 @@ constexpr std::array<std::pair<ConnScope, const char*>, 6> kScopes{{
 
 const std::vector<std::string> kPeerRules{"all_other_ranks", "remote_host_ranks",
                                           "other_role_ranks", "pp_neighbours"};
-const std::vector<std::string> kKinds{"rc_qp", "srd_qp",  "dc_qp", "address_handle",
+const std::vector<std::string> kKinds{"rc_qp",       "srd_qp",   "dc_qp", "address_handle",
                                       "fi_endpoint", "av_entry", "cq"};
 
 std::string one_of(const JsonNode& n, const std::vector<std::string>& allowed) {

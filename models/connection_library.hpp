@@ -18,9 +18,10 @@ namespace pdsim {
 enum class ConnScope { kRank, kRankNic, kRankPeer, kRankPeerNic, kRankPeerNicPair, kRankGroup };
 
 struct ConnObject {
-  std::string kind;   // "rc_qp", "srd_qp", "dc_qp", "address_handle", "fi_endpoint", "av_entry", "cq"
+  std::string
+      kind;  // "rc_qp", "srd_qp", "dc_qp", "address_handle", "fi_endpoint", "av_entry", "cq"
   ConnScope per = ConnScope::kRank;
-  int count = 0;      // fixed factor (0 when `count_rule` gives it)
+  int count = 0;           // fixed factor (0 when `count_rule` gives it)
   std::string count_rule;  // "deepep_num_qps_per_rank" or "" (the factor is `count`)
   std::string times;       // "" or "nccl_p2p_channels_per_peer": a second factor
   std::string source;
@@ -40,11 +41,11 @@ struct ConnectionLibrary {
   std::string peers;      // which ranks a rank connects to (connection_count.hpp lists the rules)
   std::vector<ConnObject> objects;
   std::vector<ConnMemory> memory;
-  int num_sms = 0;                    // deepep_num_qps_per_rank: DeepEP's num_sms
-  double p2p_per_channel_GBps = 0;    // nccl_p2p_channels_per_peer: NCCL_P2P_PER_CHANNEL_NET_BW
-  int max_endpoints_per_nic = 0;      // 0 = no cap
-  std::string established;            // "eager" (at init, every peer) or "lazy" (first use)
-  std::string join;                   // "global_reinit", "new_communicator" or "incremental"
+  int num_sms = 0;                  // deepep_num_qps_per_rank: DeepEP's num_sms
+  double p2p_per_channel_GBps = 0;  // nccl_p2p_channels_per_peer: NCCL_P2P_PER_CHANNEL_NET_BW
+  int max_endpoints_per_nic = 0;    // 0 = no cap
+  std::string established;          // "eager" (at init, every peer) or "lazy" (first use)
+  std::string join;                 // "global_reinit", "new_communicator" or "incremental"
   std::string join_source;
   Json provenance;
 };

@@ -69,11 +69,20 @@ std::vector<double> per_peer_objects(const ConnectionLibrary& lib, const ConnCou
     if (!o.times.empty()) f *= c.channels_per_peer;
     double per_peer = 0;
     switch (o.per) {
-      case ConnScope::kRankPeer: per_peer = f; break;
-      case ConnScope::kRankPeerNic: per_peer = f * c.nics_per_rank; break;
-      case ConnScope::kRankPeerNicPair: per_peer = f * c.nics_per_rank * g.peer_nics_per_rank; break;
-      case ConnScope::kRankGroup: per_peer = f; break;
-      default: break;
+      case ConnScope::kRankPeer:
+        per_peer = f;
+        break;
+      case ConnScope::kRankPeerNic:
+        per_peer = f * c.nics_per_rank;
+        break;
+      case ConnScope::kRankPeerNicPair:
+        per_peer = f * c.nics_per_rank * g.peer_nics_per_rank;
+        break;
+      case ConnScope::kRankGroup:
+        per_peer = f;
+        break;
+      default:
+        break;
     }
     out.push_back(per_peer);
   }
@@ -102,8 +111,10 @@ ConnSetupTimes setup_times(const ConnectionLibrary& lib, const ConnCounts& count
     if (per_peer[i] == 0) continue;
     added_per_rank += per_peer[i] * new_host_ranks;
     const ConnCost* c = costs.cost(lib.objects[i].kind, lib.name);
-    if (c == nullptr || !c->known) t.peer_known = false;
-    else t.peer_connect_us += per_peer[i] * c->us;
+    if (c == nullptr || !c->known)
+      t.peer_known = false;
+    else
+      t.peer_connect_us += per_peer[i] * c->us;
   }
   const bool all_known = t.unknown_kinds.empty();
   t.cold_known = lib.established == "lazy" || all_known;
@@ -115,13 +126,15 @@ ConnSetupTimes setup_times(const ConnectionLibrary& lib, const ConnCounts& count
     t.join_objects_per_host = total + added;
     t.join_known = all_known;
     t.join_us = rank_us + t.peer_connect_us * new_host_ranks;
-    t.join_what = "every rank of the group tears down and rebuilds all of its connections "
-                  "(serving stops for the re-init)";
+    t.join_what =
+        "every rank of the group tears down and rebuilds all of its connections "
+        "(serving stops for the re-init)";
   } else if (lib.join == "new_communicator") {
     t.join_objects_per_host = added;
     t.join_known = false;
-    t.join_what = "a new communicator (ncclCommGrow: full transport init, no published time); "
-                  "its connections on first use";
+    t.join_what =
+        "a new communicator (ncclCommGrow: full transport init, no published time); "
+        "its connections on first use";
   } else {
     t.join_objects_per_host = added;
     t.join_known = t.peer_known;

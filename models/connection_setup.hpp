@@ -25,14 +25,14 @@ struct ConnCost {
   std::string kind;
   std::string library;  // "" = any library on this NIC; else this library's own figure
   bool known = false;
-  double us = 0;  // per object, when known
+  double us = 0;       // per object, when known
   std::string source;  // the figure's source and conditions, or why there is none
 };
 
 struct ConnectionSetup {
   std::string name, nic;  // "connectx-7", "efa"
   std::vector<ConnCost> costs;
-  int qp_limit_per_nic = 0;     // a published cap on QPs per NIC (0: none published)
+  int qp_limit_per_nic = 0;  // a published cap on QPs per NIC (0: none published)
   std::string qp_limit_source;
   // A published measurement of how the NIC slows as QPs per NIC grow (its context cache), in
   // words with its conditions; pdsim's timings do not apply it (off: one figure, one workload).
@@ -47,16 +47,16 @@ ConnectionSetup load_connection_setup(const std::string& name_or_path,
                                       const std::string& field = "connection_setup");
 
 struct ConnSetupTimes {
-  bool cold_known = false;        // every kind has a figure (else cold_start_us is a lower bound)
-  double cold_start_us = 0;       // one host's eager objects (0 for a lazy library)
+  bool cold_known = false;   // every kind has a figure (else cold_start_us is a lower bound)
+  double cold_start_us = 0;  // one host's eager objects (0 for a lazy library)
   std::vector<std::string> unknown_kinds;  // kinds without a published cost
   bool peer_known = false;
-  double peer_connect_us = 0;     // one rank's objects toward one new peer rank (lazy: on the
-                                  // first transfer to it), a lower bound unless peer_known
+  double peer_connect_us = 0;        // one rank's objects toward one new peer rank (lazy: on the
+                                     // first transfer to it), a lower bound unless peer_known
   double join_objects_per_host = 0;  // objects a host already in the group creates for a join
   bool join_known = false;
-  double join_us = 0;            // its time (global_reinit: the cold start; else lazy, 0 now)
-  std::string join_what;         // in words
+  double join_us = 0;     // its time (global_reinit: the cold start; else lazy, 0 now)
+  std::string join_what;  // in words
 };
 
 // `new_host_ranks`: ranks the joining host adds to the group (its GPUs).

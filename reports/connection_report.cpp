@@ -10,23 +10,30 @@ namespace {
 
 std::string num(double v) {
   char buf[64];
-  if (std::fabs(v - std::round(v)) < 1e-9) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.1f", v);
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
 }
 
 std::string bytes_text(double b) {
   char buf[64];
-  if (b >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  else std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
+  if (b >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024));
   return buf;
 }
 
 std::string time_text(double us) {
   char buf[64];
-  if (us >= 1e6) std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
-  else if (us >= 1e3) std::snprintf(buf, sizeof buf, "%.1f ms", us / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f us", us);
+  if (us >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
+  else if (us >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1f ms", us / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f us", us);
   return buf;
 }
 
@@ -51,8 +58,10 @@ std::string memory_text(const ConnectionRow& r) {
   if (c.gpu_bytes_per_host > 0)
     s += std::string(s.empty() ? "" : ", ") + bytes_text(c.gpu_bytes_per_host) + " GPU";
   if (s.empty()) return "not counted: the provider sizes these objects";
-  if (c.memory_estimated) s += " (mlx5-rule estimate from the library's queue depths)";
-  else s += " (sizes fixed in the library's source)";
+  if (c.memory_estimated)
+    s += " (mlx5-rule estimate from the library's queue depths)";
+  else
+    s += " (sizes fixed in the library's source)";
   if (c.memory_uncounted) s += "; other kinds not counted";
   return s;
 }
@@ -82,8 +91,8 @@ std::string cold_text(const ConnectionRow& r) {
 std::string join_text(const ConnectionRow& r) {
   if (!r.join_applies) return "not affected: a new instance brings its own pipeline";
   const ConnSetupTimes& t = r.setup;
-  std::string s = num(t.join_objects_per_host) + " objects on each host already there; " +
-                  t.join_what;
+  std::string s =
+      num(t.join_objects_per_host) + " objects on each host already there; " + t.join_what;
   if (r.lib->join == "global_reinit")
     s += ": " + bounded_time(t.join_us, t.join_known, t);
   else if (r.lib->join == "incremental")
@@ -107,14 +116,12 @@ std::string nic_footer(const std::vector<ConnectionRow>& rows) {
       qps += q;
       parts += (parts.empty() ? "" : ", ") + r.library + " " + num(q);
     }
-    if (!parts.empty())
-      s += labelled(side, num(qps) + " QPs per NIC (" + parts + ")");
+    if (!parts.empty()) s += labelled(side, num(qps) + " QPs per NIC (" + parts + ")");
   }
   if (nic == nullptr) return "";
-  s += labelled("QP cap", nic->qp_limit_per_nic > 0
-                              ? std::to_string(nic->qp_limit_per_nic) + " per NIC: " +
-                                    nic->qp_limit_source
-                              : "none published");
+  s += labelled("QP cap", nic->qp_limit_per_nic > 0 ? std::to_string(nic->qp_limit_per_nic) +
+                                                          " per NIC: " + nic->qp_limit_source
+                                                    : "none published");
   s += labelled("NIC cache", nic->context_cache + " (not applied to timings)");
   return s;
 }
@@ -181,7 +188,9 @@ Json connection_json(const std::vector<ConnectionRow>& rows) {
     j["peers_per_rank"] = r.counts.peers_per_rank;
     Json objs = Json::array();
     for (const auto& o : r.counts.objects)
-      objs.push_back({{"kind", o.kind}, {"per_rank", o.per_rank}, {"per_host", o.per_host},
+      objs.push_back({{"kind", o.kind},
+                      {"per_rank", o.per_rank},
+                      {"per_host", o.per_host},
                       {"per_nic", o.per_nic}});
     j["objects"] = objs;
     j["host_bytes_per_host"] = r.counts.host_bytes_per_host;

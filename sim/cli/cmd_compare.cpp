@@ -87,11 +87,10 @@ PDSIM_CLI_COMMAND(
             write_run_outputs(rb, dir + "/" + names[1], cli::envelope_amendment(corpus, db));
         write_file_atomic(dir + "/compare.json", compare_json(suma, sumb, names).dump(2) + "\n");
         const auto conn_a = connection_table(da), conn_b = connection_table(db);
-        write_file_atomic(dir + "/connections.json",
-                          Json{{names[0], connection_json(conn_a)},
-                               {names[1], connection_json(conn_b)}}
-                                  .dump(2) +
-                              "\n");
+        write_file_atomic(
+            dir + "/connections.json",
+            Json{{names[0], connection_json(conn_a)}, {names[1], connection_json(conn_b)}}.dump(2) +
+                "\n");
         write_file_atomic(dir + "/tail_compare.json",
                           tail_compare_json(suma, sumb, names).dump(2) + "\n");
         Json ia, ib;

@@ -33,9 +33,9 @@ PDSIM_CLI_COMMAND(
         const pdsim::Scenario s = pdsim::load_scenario(a->scenario, a->sets);
         const pdsim::Deployment d = pdsim::build_deployment(s);
         const auto rows = pdsim::connection_table(d);
-        std::cout << pdsim::connection_text(
-            rows, "Connection state of " + s.name + " (" + d.instance.name + ", " +
-                      d.fabric.transport + ")");
+        std::cout << pdsim::connection_text(rows, "Connection state of " + s.name + " (" +
+                                                      d.instance.name + ", " + d.fabric.transport +
+                                                      ")");
         if (!a->json.empty())
           pdsim::write_file_atomic(a->json, pdsim::connection_json(rows).dump(2) + "\n");
         return 0;

@@ -89,6 +89,10 @@ PDSIM_CLI_COMMAND(
         print_dir("instance types", "models/catalog/instance");
         print_dir("KV transports over TCP (prefill.kv_tcp_transport)",
                   "models/catalog/kv_transport");
+        print_dir("connection state per library (pdsim connections)",
+                  "models/catalog/connection_library");
+        print_dir("connection setup costs per NIC family (pdsim connections)",
+                  "models/catalog/connection_setup");
         print_dir("GPU profiles", "models/profiles/gpu");
         print_dir("fabric profiles", "models/profiles/fabric");
         print_dir("collective profiles (pdsim collective)", "models/profiles/collective");

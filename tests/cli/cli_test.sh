@@ -143,4 +143,11 @@ echo '{"base": "q.json", "seed": 3}' > "$T/data/scenarios/quick-variant.json"
 expect base-list 0 "  quick-variant" -- env PDSIM_DATA_DIR="$T/data" "$PDSIM" list
 echo '{"base": "nope"}' > "$T/mine/nobase.json"
 expect base-missing 2 "$T/mine/nobase.json: field 'base': expected a scenario file relative to" -- "$PDSIM" run "$T/mine/nobase.json" --out "$T/a"
+# pdsim connections: the connection table of the libraries in play, per host (issue 29); compare
+# writes both deployments' tables to connections.json and names them on stdout.
+expect connections-roce 0 "per host   1920 rc_qp, 24 dc_qp" -- "$PDSIM" connections glm51-2p2d-roce
+expect connections-efa 0 "per host   96 srd_qp, 256 address_handle, 32 cq" -- "$PDSIM" connections glm51-2p2d-efa --json "$T/conn.json"
+expect connections-json 0 '"library": "mooncake-efa"' -- cat "$T/conn.json"
+expect connections-bad 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" connections glm51-2p2d-efa --set decode.bogus=1
+expect connections-compare 0 '"library": "uccl-ep-efa"' -- cat "$T/pl/connections.json"
 finish

@@ -15,8 +15,9 @@ std::string a2a_library(const std::string& backend, const std::string& transport
   if (backend == "cpu-proxy") return transport == "srd" ? "uccl-ep-efa" : "uccl-ep-rc";
   if (backend == "nvshmem-proxy") {
     if (transport == "srd") return "nvshmem-libfabric";
-    *missing = "NVSHMEM's IBRC proxy transport (1 RC QP per peer, NVSHMEM_IB_NUM_RC_PER_DEVICE) "
-               "is not in the catalog";
+    *missing =
+        "NVSHMEM's IBRC proxy transport (1 RC QP per peer, NVSHMEM_IB_NUM_RC_PER_DEVICE) "
+        "is not in the catalog";
     return "";
   }
   *missing = "the '" + backend + "' backend's connection state is not in the catalog";
@@ -82,8 +83,9 @@ std::vector<ConnectionRow> connection_table(const Deployment& d) {
       g.ranks = prefill_ep_hosts;
       g.ranks_per_host = 1;
     } else if (!lib.empty()) {
-      missing = "UCCL-EP's normal (high-throughput) mode connects same-rail ranks with 11 QPs per "
-                "proxy thread; not in the catalog";
+      missing =
+          "UCCL-EP's normal (high-throughput) mode connects same-rail ranks with 11 QPs per "
+          "proxy thread; not in the catalog";
       lib.clear();
     }
     ConnectionRow r = make_row(d, "prefill all-to-all", "prefill", lib, missing, g, prefill_hosts,
@@ -104,8 +106,10 @@ std::vector<ConnectionRow> connection_table(const Deployment& d) {
 
   if (s.prefill.kv_protocol == "rdma") {
     std::string lib, missing;
-    if (s.prefill.kv_transfer_backend == "mooncake") lib = tr == "srd" ? "mooncake-efa" : "mooncake-rdma";
-    else missing = "the '" + s.prefill.kv_transfer_backend + "' KV backend is not in the catalog";
+    if (s.prefill.kv_transfer_backend == "mooncake")
+      lib = tr == "srd" ? "mooncake-efa" : "mooncake-rdma";
+    else
+      missing = "the '" + s.prefill.kv_transfer_backend + "' KV backend is not in the catalog";
     const double nics_per_rank = std::max(1.0, static_cast<double>(d.kv_nics) / G);
     const int prefill_ranks = prefill_hosts * G, decode_ranks = decode_hosts * G;
     ConnGroup g;

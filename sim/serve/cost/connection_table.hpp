@@ -24,7 +24,7 @@ struct ConnectionRow {
   std::string missing;
   ConnGroup group;
   ConnCounts counts;
-  ConnSetupTimes setup;  // cold start and node join (connection_setup.hpp)
+  ConnSetupTimes setup;                // cold start and node join (connection_setup.hpp)
   std::optional<ConnectionSetup> nic;  // the NIC family's figures (limits, context cache)
   // A node joining adds peers to this group; false for pipeline stages (a new instance brings
   // its own pipeline) and for what has no catalog entry.
