@@ -150,4 +150,8 @@ expect connections-efa 0 "per host   96 srd_qp, 256 address_handle, 32 cq" -- "$
 expect connections-json 0 '"library": "mooncake-efa"' -- cat "$T/conn.json"
 expect connections-bad 2 "field 'decode.bogus': unknown scenario path" -- "$PDSIM" connections glm51-2p2d-efa --set decode.bogus=1
 expect connections-compare 0 '"library": "uccl-ep-efa"' -- cat "$T/pl/connections.json"
+# pdsim a2a: one dispatch and combine from a fabric profile's backend parameters.
+expect a2a-table 0 "    16" -- "$PDSIM" a2a --profile roce-cx7 --backend ibgda --instance onprem-h200-cx7 --ep 8 --ep 16
+expect a2a-bad-ep 2 "field '--ep': an EP size that divides the 256 routed experts, got 24" -- "$PDSIM" a2a --profile roce-cx7 --backend ibgda --ep 24
+expect a2a-no-block 2 "has no parameters for all-to-all backend 'cpu-proxy'" -- "$PDSIM" a2a --profile roce-cx7 --backend cpu-proxy
 finish
