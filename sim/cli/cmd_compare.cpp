@@ -8,6 +8,7 @@
 
 #include "reports/compare.hpp"
 #include "reports/connection_report.hpp"
+#include "reports/elastic_report.hpp"
 #include "reports/envelope_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
@@ -124,6 +125,10 @@ PDSIM_CLI_COMMAND(
           std::cout << prediction_interval_text(suma, ia, names[0])
                     << prediction_interval_text(sumb, ib, names[1]);
         std::cout << seed_interval_text(seeds);
+        for (size_t i = 0; i < 2; ++i) {
+          const std::string el = elastic_text(i == 0 ? suma : sumb);
+          if (!el.empty()) std::cout << names[i] << ": " << el;
+        }
         std::cout << "Connection state per host (pdsim connections SCENARIO: the full table; "
                      "connections.json)\n"
                   << connection_brief(conn_a, names[0]) << connection_brief(conn_b, names[1]);

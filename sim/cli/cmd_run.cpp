@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "reports/elastic_report.hpp"
 #include "reports/envelope_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/interval_report.hpp"
@@ -82,7 +83,7 @@ PDSIM_CLI_COMMAND(
           pdsim::write_run_report(
               f, {r.scenario_name, &r, summary, seeds.empty() ? pdsim::Json() : seeds.front(), iv});
         std::cout << pdsim::bench_text_block(summary) << pdsim::pdsim_breakdown_text(summary)
-                  << pdsim::tail_attribution_text(summary)
+                  << pdsim::tail_attribution_text(summary) << pdsim::elastic_text(summary)
                   << pdsim::envelope_text(summary["pdsim"].value("envelope", pdsim::Json()));
         if (o->fitted.param_samples > 0)
           std::cout << pdsim::prediction_interval_text(summary, iv, r.scenario_name);

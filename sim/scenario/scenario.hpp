@@ -481,6 +481,39 @@ struct RouterConfig {
   }
 };
 
+// Instances that join the running deployment (elastic PD): the last len(joins) instances of a
+// role are in the cluster from the start but the router sends them nothing until each is ready:
+// its join time, plus its own connection cold start (sim/serve/cost/connection_table: the eager
+// libraries it initialises, a lower bound where a figure is missing), plus `join_warmup_s`. The
+// prefill ranks' first KV transfer to each rank of a joined instance (or from a joined prefill
+// instance) pays the KV library's connection to that peer (lazy in Mooncake).
+struct ElasticConfig {
+  std::vector<double> decode_joins_s, prefill_joins_s;
+  double join_warmup_s = 0;
+  template <class V>
+  static void declare(V& v) {
+    using E = ElasticConfig;
+    v.field(&E::decode_joins_s, "decode_joins_s",
+            {.help = "the last len() decode instances join at these times (after the first "
+                     "request); [] = every instance serves from the start",
+             .unit = "s",
+             .min = 0,
+             .increasing = true});
+    v.field(&E::prefill_joins_s, "prefill_joins_s",
+            {.help = "the last len() prefill instances join at these times; [] = none joins",
+             .unit = "s",
+             .min = 0,
+             .increasing = true});
+    v.field(&E::join_warmup_s, "join_warmup_s",
+            {.help = "what a joining instance does after its connections and before it serves "
+                     "(CUDA-graph capture, warm-up requests; weights assumed loaded): no "
+                     "published figure, so 0 unless you measure it",
+             .unit = "s",
+             .min = 0,
+             .max = 3600});
+  }
+};
+
 struct Scenario {
   std::string file;  // where it was read from (for messages); not a field
   // Edits in the file itself that a --set round trip rewrites (from_profile values); not a field.
@@ -498,6 +531,7 @@ struct Scenario {
   FabricConfig fabric;
   PrefillConfig prefill;
   DecodeConfig decode;
+  ElasticConfig elastic;
   WorkloadConfig workload;
   ConfigSections tail{"tail"};  // sections the tail mechanisms declare in their own files
   uint64_t seed = 1;
@@ -534,6 +568,8 @@ struct Scenario {
     v.section(&S::fabric, "fabric", {.help = "the network model", .required = true});
     v.section(&S::prefill, "prefill", {.help = "per prefill instance", .required = true});
     v.section(&S::decode, "decode", {.help = "per decode instance", .required = true});
+    v.section(&S::elastic, "elastic",
+              {.help = "instances that join mid-run (elastic PD): when, and their warm-up"});
     v.section(&S::workload, "workload",
               {.help = "the client: SGLang bench_serving --dataset-name random", .required = true});
     v.sections(&S::tail, "tail",

@@ -12,6 +12,17 @@ void KvTransferActor::operator()() {
   if (q.rec.kv_start_s < 0 || now < q.rec.kv_start_s) q.rec.kv_start_s = now;
   const int dnode = (q.rec.decode_instance * w_.d.scenario.decode.nodes_per_instance) +
                     q.rec.decode_rank / w_.d.instance.gpus_per_node;
+  const ElasticJoins& joins = w_.d.joins;
+  if (joins.kv_connect_s > 0 && (joins.prefill_joined[static_cast<size_t>(pi_)] ||
+                                 joins.decode_joined[static_cast<size_t>(q.rec.decode_instance)])) {
+    // The first transfer of a pair connects it (lazily, as Mooncake does); a transfer that finds
+    // the connection being made waits for it.
+    const std::array<int, 4> pair{pi_, stage_, q.rec.decode_instance, q.rec.decode_rank};
+    auto it = w_.kv_connected_s.find(pair);
+    if (it == w_.kv_connected_s.end())
+      it = w_.kv_connected_s.emplace(pair, now + joins.kv_connect_s).first;
+    if (it->second > now) sg4::this_actor::sleep_until(it->second);
+  }
   const double bytes = kv_request_bytes(w_.d, q.spec.input_len) * timer_.layer_share(stage_);
   sg4::CommPtr comm = sg4::Comm::sendto_async(w_.stage_host(pi_, stage_),
                                               w_.plat.decode_nodes[static_cast<size_t>(dnode)],

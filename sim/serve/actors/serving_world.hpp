@@ -5,7 +5,9 @@
 // SimGrid engine runs one actor at a time and switches only at simcalls, so it needs no lock.
 // The mutex exists only because a condition-variable wait needs a held one: an actor takes it
 // just before it waits and re-checks its predicate under it.
+#include <array>
 #include <deque>
+#include <map>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <vector>
@@ -52,6 +54,9 @@ struct ServingWorld {
   simgrid::s4u::ConditionVariablePtr client_cv;  // a request finished (max-concurrency slot)
   int in_flight = 0;                             // sent, not finished
   bool all_routed = false;                       // the client has sent and routed every request
+  // Elastic joins: when the KV library's connection between (prefill instance, stage, decode
+  // instance, decode rank) is up, for pairs where either instance joined (cost/elastic_joins).
+  std::map<std::array<int, 4>, double> kv_connected_s;
 
   Request& request(int id) { return requests[static_cast<size_t>(id)]; }
   PrefillInstance& prefill_of(const Request& r) {

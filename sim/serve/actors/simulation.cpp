@@ -7,6 +7,8 @@
 
 #include "sim/serve/actors/client_actor.hpp"
 #include "sim/serve/actors/decode_actor.hpp"
+#include "sim/serve/actors/elastic_router.hpp"
+#include "sim/serve/actors/elastic_summary.hpp"
 #include "sim/serve/actors/prefill_stage_actor.hpp"
 
 namespace pdsim {
@@ -20,10 +22,7 @@ class ServingSim {
       : d_(d),
         seed_(seed),
         world_(d),
-        router_(RouterPolicyRegistry::instance().create(
-            d.scenario.router.policy, d.scenario.file, "router.policy",
-            RouterShape{d.scenario.prefill.instances, d.scenario.decode.instances,
-                        d.decode_ranks})),
+        router_(make_router(d)),
         admission_(AdmissionPolicyRegistry::instance().create(
             admission_policy_name(d.scenario.tail.get<bool>("batch_jumps")), d.scenario.file,
             "tail.batch_jumps", d.decode_ranks)),
@@ -108,6 +107,7 @@ SimResults ServingSim::run() {
   }
   out.failure = decode_timer_.failure();
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);
+  if (d_.joins.any()) out.extras["elastic"] = elastic_summary(d_, world_.requests);
   for (auto& q : world_.requests) out.requests.push_back(std::move(q.rec));
   return out;
 }

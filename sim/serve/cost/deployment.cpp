@@ -230,6 +230,7 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   }
   if (!warnings.empty()) d.profiles["input_warnings"] = warnings;
   d.fidelity->check(d);
+  d.joins = elastic_joins(d);
   return d;
 }
 

@@ -14,6 +14,7 @@
 #include "sim/fabric/normal_rdma_a2a.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/cost/decode_passes.hpp"
+#include "sim/serve/cost/elastic_joins.hpp"
 #include "sim/serve/cost/fabric_fidelity.hpp"
 #include "sim/serve/cost/profile_overlay.hpp"
 #include "sim/serve/cost/serving_profile.hpp"
@@ -47,6 +48,7 @@ struct Deployment {
   std::optional<KvTransport> kv_tcp;  // prefill.kv_protocol tcp: the transport (kv_engine.hpp)
   int a2a_nics = 0;                   // per decode node
   Json profiles;  // every catalog/profile document used, verbatim with provenance
+  ElasticJoins joins;  // when each instance serves (scenario section elastic)
 
   int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
 };
