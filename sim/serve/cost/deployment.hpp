@@ -47,7 +47,7 @@ struct Deployment {
   int kv_nics = 0;                // per prefill node
   std::optional<KvTransport> kv_tcp;  // prefill.kv_protocol tcp: the transport (kv_engine.hpp)
   int a2a_nics = 0;                   // per decode node
-  Json profiles;  // every catalog/profile document used, verbatim with provenance
+  Json profiles;       // every catalog/profile document used, verbatim with provenance
   ElasticJoins joins;  // when each instance serves (scenario section elastic)
 
   int prefill_gpus() const { return scenario.prefill.nodes_per_instance * instance.gpus_per_node; }
