@@ -481,15 +481,22 @@ struct RouterConfig {
   }
 };
 
-// Instances that join the running deployment (elastic PD): the last len(joins) instances of a
-// role are in the cluster from the start but the router sends them nothing until each is ready:
-// its join time, plus its own connection cold start (sim/serve/cost/connection_table: the eager
-// libraries it initialises, a lower bound where a figure is missing), plus `join_warmup_s`. The
-// prefill ranks' first KV transfer to each rank of a joined instance (or from a joined prefill
-// instance) pays the KV library's connection to that peer (lazy in Mooncake).
+// Instances that join or leave the running deployment (elastic PD). A joining instance is one
+// of the last instances of its role: in the cluster from the start, the router sends it nothing
+// until it is ready — its join time, plus its own connection cold start
+// (sim/serve/cost/connection_table: the eager libraries it initialises, a lower bound where a
+// figure is missing), plus `join_warmup_s`. The prefill ranks' first KV transfer to each rank of
+// a joined instance (or from a joined prefill instance) pays the KV library's connection (lazy in
+// Mooncake). A leaving instance is drained: the router sends it nothing from its leave time, what
+// it holds finishes. Autoscaling (`autoscale_*`) joins standby instances of one role when the
+// role's queue grows; it only scales out (SGLang ships no autoscaler: the rule is the operator's).
 struct ElasticConfig {
   std::vector<double> decode_joins_s, prefill_joins_s;
+  std::vector<double> decode_leaves_s, prefill_leaves_s;
   double join_warmup_s = 0;
+  std::string autoscale_role = "none";
+  int autoscale_standby = 1;
+  double autoscale_queue_per_instance = 8;
   template <class V>
   static void declare(V& v) {
     using E = ElasticConfig;
@@ -504,6 +511,18 @@ struct ElasticConfig {
              .unit = "s",
              .min = 0,
              .increasing = true});
+    v.field(&E::decode_leaves_s, "decode_leaves_s",
+            {.help = "a decode instance leaves at each of these times, the newest in the "
+                     "cluster first (highest index that joined by then; as a Kubernetes "
+                     "ReplicaSet scales in): drained, the router sends it nothing more",
+             .unit = "s",
+             .min = 0,
+             .increasing = true});
+    v.field(&E::prefill_leaves_s, "prefill_leaves_s",
+            {.help = "a prefill instance leaves at each of these times, the newest first; drained",
+             .unit = "s",
+             .min = 0,
+             .increasing = true});
     v.field(&E::join_warmup_s, "join_warmup_s",
             {.help = "what a joining instance does after its connections and before it serves "
                      "(CUDA-graph capture, warm-up requests; weights assumed loaded): no "
@@ -511,6 +530,24 @@ struct ElasticConfig {
              .unit = "s",
              .min = 0,
              .max = 3600});
+    v.field(&E::autoscale_role, "autoscale_role",
+            {.help = "the role whose standby instances join when its queue grows (none: no "
+                     "autoscaling); scale-out only",
+             .choices = {"none", "prefill", "decode"}});
+    v.field(&E::autoscale_standby, "autoscale_standby",
+            {.help = "the last N instances of autoscale_role wait on standby (in the cluster, "
+                     "not serving) until the rule joins them, one at a time",
+             .min = 1,
+             .max = 4096});
+    v.field(&E::autoscale_queue_per_instance, "autoscale_queue_per_instance",
+            {.help = "the rule: when a request arrives, no join is in progress and the role's "
+                     "waiting requests per instance in service exceed this, the next standby "
+                     "instance joins (prefill: routed, not yet taken by a prefill stage; decode: "
+                     "waiting for a KV reservation or for admission); 8 is an operator's choice, "
+                     "not a measured figure",
+             .unit = "requests",
+             .min = 0,
+             .max = 1e6});
   }
 };
 
@@ -568,8 +605,10 @@ struct Scenario {
     v.section(&S::fabric, "fabric", {.help = "the network model", .required = true});
     v.section(&S::prefill, "prefill", {.help = "per prefill instance", .required = true});
     v.section(&S::decode, "decode", {.help = "per decode instance", .required = true});
-    v.section(&S::elastic, "elastic",
-              {.help = "instances that join mid-run (elastic PD): when, and their warm-up"});
+    v.section(
+        &S::elastic, "elastic",
+        {.help = "instances that join or leave mid-run (elastic PD): when, their warm-up, and an "
+                 "autoscaling rule on queue length"});
     v.section(&S::workload, "workload",
               {.help = "the client: SGLang bench_serving --dataset-name random", .required = true});
     v.sections(&S::tail, "tail",

@@ -3,12 +3,12 @@
 namespace pdsim {
 namespace {
 
-// Instances ready at `t`: ready times are 0 for the instances serving from the start and
-// increase over the joined ones (joins strictly increase, every join costs the same).
-int in_service(const std::vector<double>& ready_s, double t) {
-  int n = 0;
-  while (n < static_cast<int>(ready_s.size()) && ready_s[static_cast<size_t>(n)] <= t) ++n;
-  return n;
+std::vector<int> in_service(const std::vector<double>& ready_s, const std::vector<double>& leave_s,
+                            double t) {
+  std::vector<int> out;
+  for (size_t i = 0; i < ready_s.size(); ++i)
+    if (ready_s[i] <= t && t < leave_s[i]) out.push_back(static_cast<int>(i));
+  return out;
 }
 
 std::unique_ptr<RouterPolicy> policy(const Deployment& d, int prefill, int decode) {
@@ -19,19 +19,72 @@ std::unique_ptr<RouterPolicy> policy(const Deployment& d, int prefill, int decod
 
 }  // namespace
 
-Route ElasticRouter::route(const Request& r) {
-  const double t = r.rec.arrival_s;
-  const std::pair<int, int> shape{in_service(d_.joins.prefill_ready_s, t),
-                                  in_service(d_.joins.decode_ready_s, t)};
-  auto it = by_shape_.find(shape);
-  if (it == by_shape_.end())
-    it = by_shape_.emplace(shape, policy(d_, shape.first, shape.second)).first;
-  return it->second->route(r);
+ElasticRouter::ElasticRouter(ServingWorld& w)
+    : w_(w),
+      prefill_ready_s_(w.d.joins.prefill_ready_s),
+      decode_ready_s_(w.d.joins.decode_ready_s),
+      next_standby_(w.d.joins.first_standby) {}
+
+// Requests the role has not started on: routed to a prefill instance and not yet taken by its
+// first stage (which includes those waiting for their decode rank's KV reservation); at decode,
+// waiting for a reservation or, with their KV arrived, for admission.
+int ElasticRouter::waiting(const std::string& role) const {
+  int n = 0;
+  if (role == "prefill") {
+    for (const auto& p : w_.prefill) n += p->routed - p->taken;
+    return n;
+  }
+  for (const auto& d : w_.decode) {
+    n += static_cast<int>(d->arrived.size());
+    for (const auto& r : d->ranks) n += static_cast<int>(r.waiting.size());
+  }
+  return n;
 }
 
-std::unique_ptr<RouterPolicy> make_router(const Deployment& d) {
-  if (d.joins.any()) return std::make_unique<ElasticRouter>(d);
-  return policy(d, d.scenario.prefill.instances, d.scenario.decode.instances);
+void ElasticRouter::autoscale(double t) {
+  const ElasticJoins& j = w_.d.joins;
+  if (j.autoscale_role == "none" || t < scaling_until_s_) return;
+  const bool decode = j.autoscale_role == "decode";
+  std::vector<double>& ready = decode ? decode_ready_s_ : prefill_ready_s_;
+  if (next_standby_ >= static_cast<int>(ready.size())) return;
+  const auto serving = in_service(ready, decode ? j.decode_leave_s : j.prefill_leave_s, t).size();
+  const int queued = waiting(j.autoscale_role);
+  const double per_instance = static_cast<double>(queued) / static_cast<double>(serving);
+  if (per_instance <= j.autoscale_queue_per_instance) return;
+  const ColdStart& cold = j.cold(j.autoscale_role);
+  const double r = t + cold.s + j.warmup_s;
+  ready[static_cast<size_t>(next_standby_)] = scaling_until_s_ = r;
+  w_.autoscale_joins.push_back({{"role", j.autoscale_role},
+                                {"instance", next_standby_},
+                                {"trigger", "autoscale"},
+                                {"queue_per_instance", per_instance},
+                                {"join_s", t},
+                                {"cold_start", cold.json()},
+                                {"warmup_s", j.warmup_s},
+                                {"ready_s", r}});
+  ++next_standby_;
+}
+
+Route ElasticRouter::route(const Request& r) {
+  const double t = r.rec.arrival_s;
+  autoscale(t);
+  const ElasticJoins& j = w_.d.joins;
+  auto key = std::make_pair(in_service(prefill_ready_s_, j.prefill_leave_s, t),
+                            in_service(decode_ready_s_, j.decode_leave_s, t));
+  auto it = by_set_.find(key);
+  if (it == by_set_.end()) {
+    auto p = policy(w_.d, static_cast<int>(key.first.size()), static_cast<int>(key.second.size()));
+    it = by_set_.emplace(std::move(key), std::move(p)).first;
+  }
+  Route out = it->second->route(r);
+  out.prefill_instance = it->first.first[static_cast<size_t>(out.prefill_instance)];
+  out.decode_instance = it->first.second[static_cast<size_t>(out.decode_instance)];
+  return out;
+}
+
+std::unique_ptr<RouterPolicy> make_router(ServingWorld& w) {
+  if (w.d.joins.any()) return std::make_unique<ElasticRouter>(w);
+  return policy(w.d, w.d.scenario.prefill.instances, w.d.scenario.decode.instances);
 }
 
 }  // namespace pdsim

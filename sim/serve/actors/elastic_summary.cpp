@@ -1,5 +1,7 @@
 #include "sim/serve/actors/elastic_summary.hpp"
 
+#include <algorithm>
+
 #include "sim/core/stats.hpp"
 
 namespace pdsim {
@@ -33,20 +35,37 @@ Json window(const std::vector<Request>& requests, double from_s, double to_s) {
 
 }  // namespace
 
-Json elastic_summary(const Deployment& d, const std::vector<Request>& requests) {
+// Per join: requests the instance took and TTFT / ITL before the join, while it joins and once it
+// serves. Per leave: requests it took, when it had drained (its last request finished decode, or
+// for prefill its last KV transfer), TTFT / ITL before and after.
+Json elastic_summary(const Deployment& d, const Json& autoscale_joins,
+                     const std::vector<Request>& requests) {
   Json out = Json::array();
-  for (const Json& j : d.joins.description) {
+  Json changes = d.joins.description;
+  for (const Json& j : autoscale_joins) changes.push_back(j);
+  for (const Json& j : changes) {
     Json e = j;
-    const double join = j["join_s"].get<double>(), ready = j["ready_s"].get<double>();
     const bool decode = j["role"] == "decode";
     const int inst = j["instance"].get<int>();
     int taken = 0;
-    for (const auto& q : requests)
-      taken += (decode ? q.rec.decode_instance : q.rec.prefill_instance) == inst;
+    double drained = 0;
+    for (const auto& q : requests) {
+      if ((decode ? q.rec.decode_instance : q.rec.prefill_instance) != inst) continue;
+      ++taken;
+      drained = std::max(drained, decode ? q.rec.finish_s : q.rec.kv_end_s);
+    }
     e["requests_served"] = taken;
-    e["before_join"] = window(requests, 0, join);
-    e["joining"] = window(requests, join, ready);
-    e["after_ready"] = window(requests, ready, 1e308);
+    if (j.contains("leave_s")) {
+      const double leave = j["leave_s"].get<double>();
+      e["drained_s"] = std::max(drained, leave);
+      e["before_leave"] = window(requests, 0, leave);
+      e["after_leave"] = window(requests, leave, 1e308);
+    } else {
+      const double join = j["join_s"].get<double>(), ready = j["ready_s"].get<double>();
+      e["before_join"] = window(requests, 0, join);
+      e["joining"] = window(requests, join, ready);
+      e["after_ready"] = window(requests, ready, 1e308);
+    }
     out.push_back(e);
   }
   return out;

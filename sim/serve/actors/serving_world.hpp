@@ -57,6 +57,7 @@ struct ServingWorld {
   // Elastic joins: when the KV library's connection between (prefill instance, stage, decode
   // instance, decode rank) is up, for pairs where either instance joined (cost/elastic_joins).
   std::map<std::array<int, 4>, double> kv_connected_s;
+  Json autoscale_joins = Json::array();  // joins the autoscaling rule started (elastic_router)
 
   Request& request(int id) { return requests[static_cast<size_t>(id)]; }
   PrefillInstance& prefill_of(const Request& r) {

@@ -22,7 +22,7 @@ class ServingSim {
       : d_(d),
         seed_(seed),
         world_(d),
-        router_(make_router(d)),
+        router_(make_router(world_)),
         admission_(AdmissionPolicyRegistry::instance().create(
             admission_policy_name(d.scenario.tail.get<bool>("batch_jumps")), d.scenario.file,
             "tail.batch_jumps", d.decode_ranks)),
@@ -107,7 +107,8 @@ SimResults ServingSim::run() {
   }
   out.failure = decode_timer_.failure();
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);
-  if (d_.joins.any()) out.extras["elastic"] = elastic_summary(d_, world_.requests);
+  if (d_.joins.any())
+    out.extras["elastic"] = elastic_summary(d_, world_.autoscale_joins, world_.requests);
   for (auto& q : world_.requests) out.requests.push_back(std::move(q.rec));
   return out;
 }
