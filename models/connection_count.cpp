@@ -30,8 +30,26 @@ double ConnCounts::queue_pairs_per_host() const {
   return per_host("rc_qp") + per_host("srd_qp") + per_host("dc_qp");
 }
 
+double object_factor(const ConnObject& o, const ConnCounts& c) {
+  const double f = o.count_rule.empty() ? o.count : c.num_qps_per_rank;
+  return o.times.empty() ? f : f * c.channels_per_peer;
+}
+
+double units_per_peer(ConnScope per, double nics_per_rank, double peer_nics_per_rank) {
+  switch (per) {
+    case ConnScope::kRankPeer:
+      return 1;
+    case ConnScope::kRankPeerNic:
+      return nics_per_rank;
+    case ConnScope::kRankPeerNicPair:
+      return nics_per_rank * peer_nics_per_rank;
+    default:
+      return 0;
+  }
+}
+
 ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
-  if (g.ranks < 1 || g.ranks_per_host < 1 || g.nics_per_host < 1)
+  if (g.ranks < 1 || g.ranks_per_host < 1 || g.worlds_per_host < 1 || g.nics_per_host < 1)
     throw std::invalid_argument("connection group without ranks or NICs");
   ConnCounts c;
   const int per_host_ranks = std::min(g.ranks, g.ranks_per_host);
@@ -44,41 +62,22 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
   c.nics_per_rank = std::max(1.0, static_cast<double>(g.nics_per_host) / per_host_ranks);
   const double p = c.peers_per_rank, n = c.nics_per_rank, m = g.peer_nics_per_rank;
   for (const auto& o : lib.objects) {
-    double factor = o.count;
-    if (o.count_rule == "deepep_num_qps_per_rank") {
+    if (o.count_rule == "deepep_num_qps_per_rank")
       c.num_qps_per_rank =
           deepep_num_qps_per_rank(g.deepep_mode, g.num_experts, g.ranks, lib.num_sms);
-      factor = c.num_qps_per_rank;
-    }
-    if (o.times == "nccl_p2p_channels_per_peer") {
+    if (o.times == "nccl_p2p_channels_per_peer")
       c.channels_per_peer = nccl_p2p_channels_per_peer(g.rank_nic_GBps, lib.p2p_per_channel_GBps);
-      factor *= c.channels_per_peer;
-    }
-    double scale = 1;
-    switch (o.per) {
-      case ConnScope::kRank:
-        scale = 1;
-        break;
-      case ConnScope::kRankNic:
-        scale = n;
-        break;
-      case ConnScope::kRankPeer:
-        scale = p;
-        break;
-      case ConnScope::kRankPeerNic:
-        scale = p * n;
-        break;
-      case ConnScope::kRankPeerNicPair:
-        scale = p * n * m;
-        break;
-      case ConnScope::kRankGroup:
-        scale = g.ranks;
-        break;
-    }
+  }
+  for (const auto& o : lib.objects) {
+    const double factor = object_factor(o, c);
+    double scale = p * units_per_peer(o.per, n, m);
+    if (o.per == ConnScope::kRank) scale = 1;
+    if (o.per == ConnScope::kRankNic) scale = n;
+    if (o.per == ConnScope::kRankGroup) scale = g.ranks;
     ConnObjectCount oc;
     oc.kind = o.kind;
     oc.per_rank = factor * scale;
-    oc.per_host = oc.per_rank * per_host_ranks;
+    oc.per_host = oc.per_rank * per_host_ranks * g.worlds_per_host;
     oc.per_nic = oc.per_host / g.nics_per_host;
     auto same = std::find_if(c.objects.begin(), c.objects.end(),
                              [&](const ConnObjectCount& x) { return x.kind == o.kind; });

@@ -20,6 +20,8 @@ namespace pdsim {
 struct ConnGroup {
   int ranks = 1;                  // N: ranks of this side of the group
   int ranks_per_host = 1;         // G
+  int worlds_per_host = 1;        // independent groups like this one on each host (DeepEP's normal
+                                  // mode: one NVSHMEM world per rail, one rank of each per host)
   int nics_per_host = 1;          // NICs the library uses on one host of this side
   int peer_ranks = 0;             // other_role_ranks / pp_neighbours: the peers of one rank
   double peer_nics_per_rank = 1;  // NICs per peer rank (rank_peer_nic_pair)
@@ -50,6 +52,14 @@ struct ConnCounts {
 // InputError-free: the group is built by code; throws std::invalid_argument on a group that
 // cannot exist (no ranks, no NICs).
 ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g);
+
+// The objects of one kind a rank holds per unit of its scope: the catalog's count or the library's
+// rule (DeepEP's num_qps_per_rank), times NCCL's channels per peer where the object says so; `c`
+// carries the rules' values (count_connections fills them in).
+double object_factor(const ConnObject& o, const ConnCounts& c);
+// Units of a peer scope one peer adds to a rank (rank_peer 1, rank_peer_nic the rank's NICs,
+// rank_peer_nic_pair its NICs x the peer's); 0 for scopes that do not grow with peers.
+double units_per_peer(ConnScope per, double nics_per_rank, double peer_nics_per_rank);
 
 // SGLang's DeepEPBuffer.get_deepep_buffer: low_latency num_experts / ranks, normal num_sms,
 // auto the larger of the two.

@@ -65,25 +65,11 @@ std::vector<double> per_peer_objects(const ConnectionLibrary& lib, const ConnCou
                                      const ConnGroup& g) {
   std::vector<double> out;
   for (const ConnObject& o : lib.objects) {
-    double f = o.count_rule.empty() ? o.count : c.num_qps_per_rank;
-    if (!o.times.empty()) f *= c.channels_per_peer;
-    double per_peer = 0;
-    switch (o.per) {
-      case ConnScope::kRankPeer:
-        per_peer = f;
-        break;
-      case ConnScope::kRankPeerNic:
-        per_peer = f * c.nics_per_rank;
-        break;
-      case ConnScope::kRankPeerNicPair:
-        per_peer = f * c.nics_per_rank * g.peer_nics_per_rank;
-        break;
-      case ConnScope::kRankGroup:
-        per_peer = f;
-        break;
-      default:
-        break;
-    }
+    const double f = object_factor(o, c);
+    // A new group member is one more peer of every object the rank holds per group rank.
+    const double per_peer = o.per == ConnScope::kRankGroup
+                                ? f
+                                : f * units_per_peer(o.per, c.nics_per_rank, g.peer_nics_per_rank);
     out.push_back(per_peer);
   }
   return out;
@@ -119,7 +105,7 @@ ConnSetupTimes setup_times(const ConnectionLibrary& lib, const ConnCounts& count
   const bool all_known = t.unknown_kinds.empty();
   t.cold_known = lib.established == "lazy" || all_known;
   t.cold_start_us = lib.established == "eager" ? rank_us : 0;
-  const double added = added_per_rank * host_ranks;
+  const double added = added_per_rank * host_ranks * g.worlds_per_host;
   if (lib.join == "global_reinit") {
     double total = 0;
     for (const auto& o : counts.objects) total += o.per_host;

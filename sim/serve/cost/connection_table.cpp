@@ -82,26 +82,15 @@ std::vector<ConnectionRow> connection_table(const Deployment& d) {
       // (DeepEP csrc/legacy/buffer.hpp:262-265@dd758ca), one rank per host.
       g.ranks = prefill_ep_hosts;
       g.ranks_per_host = 1;
+      g.worlds_per_host = G;
     } else if (!lib.empty()) {
       missing =
           "UCCL-EP's normal (high-throughput) mode connects same-rail ranks with 11 QPs per "
           "proxy thread; not in the catalog";
       lib.clear();
     }
-    ConnectionRow r = make_row(d, "prefill all-to-all", "prefill", lib, missing, g, prefill_hosts,
-                               g.ranks_per_host == 1 ? 1 : G);
-    if (r.lib && g.ranks_per_host == 1) {
-      // Every GPU of a host runs its own rail's world: per host = per rank x G.
-      for (auto& o : r.counts.objects) {
-        o.per_host *= G;
-        o.per_nic = o.per_host / g.nics_per_host;
-      }
-      r.counts.host_bytes_per_host *= G;
-      r.counts.gpu_bytes_per_host *= G;
-      r.setup.join_objects_per_host *= G;
-      r.group.ranks_per_host = G;
-    }
-    rows.push_back(std::move(r));
+    rows.push_back(make_row(d, "prefill all-to-all", "prefill", lib, missing, g, prefill_hosts,
+                            g.ranks_per_host == 1 ? 1 : G));
   }
 
   if (s.prefill.kv_protocol == "rdma") {
