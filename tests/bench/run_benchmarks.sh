@@ -12,6 +12,7 @@ for s in glm51-2p2d-efa glm51-2p2d-roce; do
     /usr/bin/time -f "$s run $i: wall %e s, peak RSS %M KB" "$B/pdsim" run "scenarios/$s.json" --out "/tmp/pdsim-bench-$s" >/dev/null
   done
 done
+if [ -x tests/bench/scale_bench.sh ]; then tests/bench/scale_bench.sh "$B/pdsim" 5 3; fi
 if [ -x tests/bench/packet_bench.sh ]; then tests/bench/packet_bench.sh "$B"; fi
 if [ -x tests/bench/tail_seeds_bench.sh ]; then tests/bench/tail_seeds_bench.sh "$B/pdsim" 3 2; fi
 if [ -x tests/bench/calibrate_serving_bench.sh ]; then tests/bench/calibrate_serving_bench.sh "$B/pdsim" 3 2; fi
