@@ -38,6 +38,13 @@ std::string join_text(const Json& e) {
                 c.value("complete", true) ? "" : ">= ", c.value("s", 0.0), libs.empty() ? "" : ": ",
                 libs.c_str(), e.value("warmup_s", 0.0), e.value("requests_served", 0));
   std::string s = buf;
+  if (e.value("kv_connect_s", 0.0) > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "    each KV peer pair connects on its first transfer: %.1f ms (lazy, as the KV "
+                  "library does)\n",
+                  e.value("kv_connect_s", 0.0) * 1e3);
+    s += buf;
+  }
   if (!c.value("complete", true)) {
     std::string unknown;
     for (const auto& u : c["unknown"])

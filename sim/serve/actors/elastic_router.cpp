@@ -61,7 +61,8 @@ void ElasticRouter::autoscale(double t) {
                                 {"join_s", t},
                                 {"cold_start", cold.json()},
                                 {"warmup_s", j.warmup_s},
-                                {"ready_s", r}});
+                                {"ready_s", r},
+                                {"kv_connect_s", j.kv_connect_s}});
   ++next_standby_;
 }
 

@@ -124,6 +124,8 @@ ElasticJoins elastic_joins(const Deployment& d) {
   for (const auto& r : rows)
     if (r.purpose == "KV transfer" && r.side == "prefill" && r.lib)
       e.kv_connect_s = r.setup.peer_connect_us / 1e6;
+  for (Json& j : e.description)
+    if (j.contains("join_s")) j["kv_connect_s"] = e.kv_connect_s;
   return e;
 }
 
