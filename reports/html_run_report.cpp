@@ -190,6 +190,7 @@ ReportDoc run_report_doc(const std::vector<RunView>& runs) {
                       kv_duration_chart(kv, colours)});
   d.tables = {metrics_table(runs), itl_table(runs), breakdown_table(runs), kv_table(runs)};
   add_envelope_sections(d, runs);
+  add_elastic_sections(d, runs);
   add_time_series_sections(d, runs, colours);
   add_network_sections(d, runs, colours);
   add_tail_sections(d, runs);

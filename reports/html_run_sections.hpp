@@ -19,6 +19,9 @@ void add_network_sections(ReportDoc& d, const std::vector<RunView>& runs,
 // The summaries' pdsim.envelope as tables right after the metrics (html_envelope_section.cpp);
 // nothing when no run carries one.
 void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs);
+// Each instance that joined or left, with TTFT / ITL before and after (html_elastic_section.cpp);
+// nothing when no run is elastic.
+void add_elastic_sections(ReportDoc& d, const std::vector<RunView>& runs);
 // Nothing when no run carries seeds or intervals.
 void add_interval_sections(ReportDoc& d, const std::vector<RunView>& runs,
                            const std::vector<std::string>& colours);

@@ -33,6 +33,47 @@ RequestRecord staged(int id, double arrival, double pre0, double pre1, double kv
   return q;
 }
 
+TEST(ReportsElastic, OneRowPerChangeWithItsWindows) {
+  // A join (cold start a lower bound) and a leave, as elastic_summary writes them.
+  Json summary = {{"pdsim",
+                   {{"elastic",
+                     {{{"role", "decode"},
+                       {"instance", 1},
+                       {"join_s", 600.0},
+                       {"ready_s", 600.25},
+                       {"cold_start", {{"s", 0.25}, {"complete", false}}},
+                       {"requests_served", 7},
+                       {"before_join", {{"requests", 3}, {"mean_ttft_ms", 100.0}}},
+                       {"after_ready", {{"requests", 4}, {"mean_ttft_ms", 80.0}}}},
+                      {{"role", "prefill"},
+                       {"instance", 2},
+                       {"leave_s", 700.0},
+                       {"drained_s", 712.5},
+                       {"requests_served", 5},
+                       {"before_leave", {{"requests", 9}, {"mean_itl_ms", 30.0}}},
+                       {"after_leave", {{"requests", 0}}}}}}}}};
+  ReportDoc d;
+  add_elastic_sections(d, {RunView{"A", nullptr, summary}});
+  ASSERT_EQ(d.tables.size(), 1u);
+  const auto& rows = d.tables[0].rows;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][3], "joins");
+  EXPECT_EQ(rows[0][5].get<double>(), 600.25);
+  EXPECT_EQ(rows[0][6], ">= 0.250");
+  EXPECT_EQ(rows[0][8].get<double>(), 100.0);
+  EXPECT_EQ(rows[0][9].get<double>(), 80.0);
+  EXPECT_TRUE(rows[0][10].is_null());  // no ITL in the window
+  EXPECT_EQ(rows[1][3], "leaves (drained)");
+  EXPECT_EQ(rows[1][5].get<double>(), 712.5);
+  EXPECT_TRUE(rows[1][6].is_null());
+  EXPECT_EQ(rows[1][10].get<double>(), 30.0);
+  EXPECT_TRUE(rows[1][11].is_null());
+  // A run that is not elastic adds nothing.
+  ReportDoc none;
+  add_elastic_sections(none, {RunView{"B", nullptr, Json{{"pdsim", Json::object()}}}});
+  EXPECT_TRUE(none.tables.empty());
+}
+
 TEST(ReportsTail, ToTheWorstSampleWithTies) {
   // 1..10 and a tie at the top (10, 10): n = 11. At 10 per decade the fractions ≥ x step down
   // 1, 10^-0.1, ...; the last point is the maximum with its two ties: 2/11.

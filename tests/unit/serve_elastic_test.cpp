@@ -29,6 +29,7 @@ TEST(Elastic, ReadyAfterColdStartAndWarmup) {
   EXPECT_FALSE(d.joins.description[0]["cold_start"]["complete"].get<bool>());
   // Mooncake over RC: one NIC pair per rank pair on ConnectX-7, 2 QPs x 24.5 ms.
   EXPECT_NEAR(d.joins.kv_connect_s, 0.049, 1e-12);
+  EXPECT_NEAR(d.joins.description[0]["kv_connect_s"].get<double>(), 0.049, 1e-12);
   // Nothing joins: no description, the plain router.
   EXPECT_FALSE(roce({}).joins.any());
 }
