@@ -49,7 +49,8 @@ std::string join_text(const Json& e) {
     std::string unknown;
     for (const auto& u : c["unknown"])
       unknown += (unknown.empty() ? "" : ", ") + u.get<std::string>();
-    s += "    no published creation time for " + unknown + "\n";
+    s += "    left out of the cold start (no published creation time, or not in the catalog): " +
+         unknown + "\n";
   }
   return s + window_line("before join", e["before_join"]) + window_line("joining", e["joining"]) +
          window_line("after", e["after_ready"]);

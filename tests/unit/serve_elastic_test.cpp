@@ -34,6 +34,19 @@ TEST(Elastic, ReadyAfterColdStartAndWarmup) {
   EXPECT_FALSE(roce({}).joins.any());
 }
 
+TEST(Elastic, AnAllToAllOutsideTheCatalogLeavesTheColdStartALowerBound) {
+  // DeepSeek-R1 with UCCL-EP: the prefill EP16 group spans two hosts in UCCL-EP's normal mode,
+  // whose connection state is not in the catalog; a joining prefill instance's cold start is
+  // then incomplete and says which group it lacks.
+  const Deployment d =
+      build_deployment(load_scenario(data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-uccl.json",
+                                     {"prefill.instances=2", "elastic.prefill_joins_s=[1]"}));
+  EXPECT_FALSE(d.joins.prefill_cold.complete);
+  ASSERT_FALSE(d.joins.prefill_cold.unknown.empty());
+  EXPECT_EQ(d.joins.prefill_cold.unknown[0].rfind("prefill all-to-all (UCCL-EP's normal", 0), 0u)
+      << d.joins.prefill_cold.unknown[0];
+}
+
 TEST(Elastic, OneInstanceServesFromTheStart) {
   const std::string e = testing::input_error_of([] { roce({"elastic.decode_joins_s=[10]"}); });
   EXPECT_NE(e.find("elastic.decode_joins_s"), std::string::npos) << e;

@@ -9,6 +9,12 @@ namespace {
 ColdStart cold_start(const std::vector<ConnectionRow>& rows, const std::string& side) {
   ColdStart c;
   for (const auto& r : rows) {
+    if (r.side == side && !r.lib && r.purpose.find("all-to-all") != std::string::npos) {
+      // An EP group connects at init; its library's state is not in the catalog.
+      c.complete = false;
+      c.unknown.push_back(r.purpose + " (" + r.missing + ")");
+      continue;
+    }
     if (r.side != side || !r.lib || r.lib->established != "eager") continue;
     c.s += r.setup.cold_start_us / 1e6;
     c.complete = c.complete && r.setup.cold_known;
