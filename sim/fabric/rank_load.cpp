@@ -9,11 +9,17 @@ std::vector<RankLoad> rank_loads(const A2AConfig& c, const Routing& r, A2APhase 
   const int n = r.ranks;
   const double msg_bytes = a2a_message_bytes(c, phase);
   std::vector<RankLoad> loads(static_cast<size_t>(n));
-  for (int s = 0; s < n; ++s) {
-    for (int d = 0; d < n; ++d) {
+  const bool dispatch = phase == A2APhase::dispatch;
+  // The matrix is read in memory order in both phases: combine reads it transposed (d's tokens
+  // return from s), so there the outer index is the destination. Each rank's sums still take
+  // their terms in the same order (ascending peer), so the totals are the same to the last bit.
+  for (int a = 0; a < n; ++a) {
+    const int* row = r.copies.data() + static_cast<size_t>(a) * static_cast<size_t>(n);
+    for (int b = 0; b < n; ++b) {
       // Messages s→d in this phase: dispatch copies s→d, or combine returning d's tokens from s.
-      const int msgs = phase == A2APhase::dispatch ? r.at(s, d) : r.at(d, s);
+      const int msgs = row[b];
       if (msgs == 0) continue;
+      const int s = dispatch ? a : b, d = dispatch ? b : a;
       const double m = msgs, bytes = m * msg_bytes;
       RankLoad& from = loads[static_cast<size_t>(s)];
       RankLoad& to = loads[static_cast<size_t>(d)];
