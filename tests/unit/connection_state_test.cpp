@@ -107,6 +107,26 @@ TEST(ConnectionCount, NvshmemLibfabricAvHoldsEveryPe) {
   EXPECT_DOUBLE_EQ(c.per_host("av_entry"), 512);
 }
 
+TEST(ConnectionCount, PplxGardenEndpointPerNicAvEntryPerPeerNic) {
+  // EP64 on p5en (8 GPUs, 16 EFA NICs: 2 per rank). Per rank: one RDM endpoint and one CQ per
+  // NIC = 2 each; one AV entry per (peer, NIC) over all 63 other ranks = 126. Per host x8, per
+  // NIC / 16.
+  const ConnCounts efa =
+      count_connections(load_connection_library("pplx-garden-efa"), ep_group(64, 16));
+  EXPECT_EQ(efa.peers_per_rank, 63);
+  EXPECT_DOUBLE_EQ(kind(efa, "fi_endpoint").per_rank, 2);
+  EXPECT_DOUBLE_EQ(kind(efa, "cq").per_host, 16);
+  EXPECT_DOUBLE_EQ(kind(efa, "av_entry").per_rank, 126);
+  EXPECT_DOUBLE_EQ(kind(efa, "av_entry").per_host, 1008);
+  EXPECT_DOUBLE_EQ(kind(efa, "av_entry").per_nic, 63);
+  // Over verbs (8 NICs, 1 per rank): a message QP and an RMA QP per peer = 126 RC QPs per rank,
+  // 1008 per host.
+  const ConnCounts rc =
+      count_connections(load_connection_library("pplx-garden-rc"), ep_group(64, 8));
+  EXPECT_DOUBLE_EQ(kind(rc, "rc_qp").per_rank, 126);
+  EXPECT_DOUBLE_EQ(rc.queue_pairs_per_host(), 1008);
+}
+
 TEST(ConnectionCount, MooncakeEndpointsPerNicPair) {
   // RDMA on ConnectX (one NIC per GPU): each prefill rank talks to 16 decode ranks through one
   // NIC pair each, an endpoint of 2 RC QPs: 32 per rank, 256 per host, 32 per NIC.

@@ -13,6 +13,7 @@ std::string a2a_library(const std::string& backend, const std::string& transport
                         std::string* missing) {
   if (backend == "ibgda") return transport == "rc" ? "nvshmem-ibgda" : "";
   if (backend == "cpu-proxy") return transport == "srd" ? "uccl-ep-efa" : "uccl-ep-rc";
+  if (backend == "batched-proxy") return transport == "srd" ? "pplx-garden-efa" : "pplx-garden-rc";
   if (backend == "nvshmem-proxy") {
     if (transport == "srd") return "nvshmem-libfabric";
     *missing =
@@ -83,7 +84,8 @@ std::vector<ConnectionRow> connection_table(const Deployment& d) {
       g.ranks = prefill_ep_hosts;
       g.ranks_per_host = 1;
       g.worlds_per_host = G;
-    } else if (!lib.empty()) {
+    } else if (lib.rfind("uccl-ep", 0) ==
+               0) {  // pplx-garden: one kernel and context for both modes
       missing =
           "UCCL-EP's normal (high-throughput) mode connects same-rail ranks with 11 QPs per "
           "proxy thread; not in the catalog";
