@@ -35,14 +35,16 @@ double object_factor(const ConnObject& o, const ConnCounts& c) {
   return o.times.empty() ? f : f * c.channels_per_peer;
 }
 
-double units_per_peer(ConnScope per, double nics_per_rank, double peer_nics_per_rank) {
+double units_per_peer(ConnScope per, const ConnGroup& g, double nics_per_rank) {
   switch (per) {
     case ConnScope::kRankPeer:
       return 1;
     case ConnScope::kRankPeerNic:
       return nics_per_rank;
     case ConnScope::kRankPeerNicPair:
-      return nics_per_rank * peer_nics_per_rank;
+      return nics_per_rank * g.peer_nics_per_rank;
+    case ConnScope::kRankPeerHostNicPair:
+      return static_cast<double>(g.nics_per_host) * g.peer_nics_per_host;
     default:
       return 0;
   }
@@ -60,7 +62,7 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
   else
     c.peers_per_rank = g.peer_ranks;
   c.nics_per_rank = std::max(1.0, static_cast<double>(g.nics_per_host) / per_host_ranks);
-  const double p = c.peers_per_rank, n = c.nics_per_rank, m = g.peer_nics_per_rank;
+  const double p = c.peers_per_rank, n = c.nics_per_rank;
   for (const auto& o : lib.objects) {
     if (o.count_rule == "deepep_num_qps_per_rank")
       c.num_qps_per_rank =
@@ -70,9 +72,10 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g) {
   }
   for (const auto& o : lib.objects) {
     const double factor = object_factor(o, c);
-    double scale = p * units_per_peer(o.per, n, m);
+    double scale = p * units_per_peer(o.per, g, n);
     if (o.per == ConnScope::kRank) scale = 1;
     if (o.per == ConnScope::kRankNic) scale = n;
+    if (o.per == ConnScope::kRankHostNic) scale = g.nics_per_host;
     if (o.per == ConnScope::kRankGroup) scale = g.ranks;
     ConnObjectCount oc;
     oc.kind = o.kind;

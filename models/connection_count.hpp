@@ -25,6 +25,7 @@ struct ConnGroup {
   int nics_per_host = 1;          // NICs the library uses on one host of this side
   int peer_ranks = 0;             // other_role_ranks / pp_neighbours: the peers of one rank
   double peer_nics_per_rank = 1;  // NICs per peer rank (rank_peer_nic_pair)
+  int peer_nics_per_host = 1;     // NICs of a peer's host (rank_peer_host_nic_pair)
   int num_experts = 0;            // deepep_num_qps_per_rank
   std::string deepep_mode = "low_latency";  // low_latency, normal or auto (SGLang's rule)
   double rank_nic_GBps = 0;  // nccl_p2p_channels_per_peer: the NICs of one rank, GB/s
@@ -58,8 +59,9 @@ ConnCounts count_connections(const ConnectionLibrary& lib, const ConnGroup& g);
 // carries the rules' values (count_connections fills them in).
 double object_factor(const ConnObject& o, const ConnCounts& c);
 // Units of a peer scope one peer adds to a rank (rank_peer 1, rank_peer_nic the rank's NICs,
-// rank_peer_nic_pair its NICs x the peer's); 0 for scopes that do not grow with peers.
-double units_per_peer(ConnScope per, double nics_per_rank, double peer_nics_per_rank);
+// rank_peer_nic_pair its NICs x the peer's, rank_peer_host_nic_pair its host's NICs x the peer
+// host's); 0 for scopes that do not grow with peers.
+double units_per_peer(ConnScope per, const ConnGroup& g, double nics_per_rank);
 
 // SGLang's DeepEPBuffer.get_deepep_buffer: low_latency num_experts / ranks, normal num_sms,
 // auto the larger of the two.

@@ -11,13 +11,15 @@ namespace pdsim {
 
 namespace {
 
-constexpr std::array<std::pair<ConnScope, const char*>, 6> kScopes{{
+constexpr std::array<std::pair<ConnScope, const char*>, 8> kScopes{{
     {ConnScope::kRank, "rank"},
     {ConnScope::kRankNic, "rank_nic"},
     {ConnScope::kRankPeer, "rank_peer"},
     {ConnScope::kRankPeerNic, "rank_peer_nic"},
     {ConnScope::kRankPeerNicPair, "rank_peer_nic_pair"},
     {ConnScope::kRankGroup, "rank_group"},
+    {ConnScope::kRankHostNic, "rank_host_nic"},
+    {ConnScope::kRankPeerHostNicPair, "rank_peer_host_nic_pair"},
 }};
 
 const std::vector<std::string> kPeerRules{"all_other_ranks", "remote_host_ranks",

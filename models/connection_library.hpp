@@ -13,9 +13,21 @@
 namespace pdsim {
 
 // How one object's count scales. With p peers per rank, n NICs per rank (local) and m per peer
-// rank (remote), and g ranks in the group: per rank `count` x
+// rank (remote), K NICs on the rank's host and K' on a peer's, and g ranks in the group: per rank
+// `count` x
 //   kRank 1 · kRankNic n · kRankPeer p · kRankPeerNic p·n · kRankPeerNicPair p·n·m · kRankGroup g
-enum class ConnScope { kRank, kRankNic, kRankPeer, kRankPeerNic, kRankPeerNicPair, kRankGroup };
+//   kRankHostNic K · kRankPeerHostNicPair p·K·K' (a library whose every rank opens every NIC of
+//   its host, as NIXL's libfabric agents do)
+enum class ConnScope {
+  kRank,
+  kRankNic,
+  kRankPeer,
+  kRankPeerNic,
+  kRankPeerNicPair,
+  kRankGroup,
+  kRankHostNic,
+  kRankPeerHostNicPair
+};
 
 struct ConnObject {
   std::string

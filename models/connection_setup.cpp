@@ -67,9 +67,8 @@ std::vector<double> per_peer_objects(const ConnectionLibrary& lib, const ConnCou
   for (const ConnObject& o : lib.objects) {
     const double f = object_factor(o, c);
     // A new group member is one more peer of every object the rank holds per group rank.
-    const double per_peer = o.per == ConnScope::kRankGroup
-                                ? f
-                                : f * units_per_peer(o.per, c.nics_per_rank, g.peer_nics_per_rank);
+    const double per_peer =
+        o.per == ConnScope::kRankGroup ? f : f * units_per_peer(o.per, g, c.nics_per_rank);
     out.push_back(per_peer);
   }
   return out;

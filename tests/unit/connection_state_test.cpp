@@ -127,6 +127,25 @@ TEST(ConnectionCount, PplxGardenEndpointPerNicAvEntryPerPeerNic) {
   EXPECT_DOUBLE_EQ(rc.queue_pairs_per_host(), 1008);
 }
 
+TEST(ConnectionCount, NixlAgentsOpenEveryNicOfTheirHost) {
+  // Prefill of 2 p5en hosts (16 ranks, 16 EFA NICs each) sending to 16 decode ranks: every NIXL
+  // agent opens all 16 NICs of its host (16 endpoints and CQs per rank, x8 agents = 128 per host)
+  // and inserts 16 x 16 = 256 AV entries per peer agent: 16 peers x 256 = 4096 per rank.
+  ConnGroup g;
+  g.ranks = 16;
+  g.ranks_per_host = 8;
+  g.nics_per_host = 16;
+  g.peer_ranks = 16;
+  g.peer_nics_per_rank = 2;
+  g.peer_nics_per_host = 16;
+  const ConnCounts c = count_connections(load_connection_library("nixl-libfabric"), g);
+  EXPECT_DOUBLE_EQ(kind(c, "fi_endpoint").per_rank, 16);
+  EXPECT_DOUBLE_EQ(kind(c, "fi_endpoint").per_host, 128);
+  EXPECT_DOUBLE_EQ(kind(c, "fi_endpoint").per_nic, 8);  // one from each of the 8 agents
+  EXPECT_DOUBLE_EQ(kind(c, "av_entry").per_rank, 4096);
+  EXPECT_DOUBLE_EQ(kind(c, "av_entry").per_host, 32768);
+}
+
 TEST(ConnectionCount, MooncakeEndpointsPerNicPair) {
   // RDMA on ConnectX (one NIC per GPU): each prefill rank talks to 16 decode ranks through one
   // NIC pair each, an endpoint of 2 RC QPs: 32 per rank, 256 per host, 32 per NIC.

@@ -97,18 +97,30 @@ std::vector<ConnectionRow> connection_table(const Deployment& d) {
 
   if (s.prefill.kv_protocol == "rdma") {
     std::string lib, missing;
-    if (s.prefill.kv_transfer_backend == "mooncake")
+    // Mooncake uses the KV NICs (its device list); NIXL's libfabric agents open every EFA device
+    // of the host.
+    int nics = d.kv_nics;
+    if (s.prefill.kv_transfer_backend == "mooncake") {
       lib = tr == "srd" ? "mooncake-efa" : "mooncake-rdma";
-    else
-      missing = "the '" + s.prefill.kv_transfer_backend + "' KV backend is not in the catalog";
-    const double nics_per_rank = std::max(1.0, static_cast<double>(d.kv_nics) / G);
+    } else if (s.prefill.kv_transfer_backend == "nixl" && tr == "srd") {
+      lib = "nixl-libfabric";
+      nics = d.instance.nics_per_node;
+    } else {
+      missing =
+          s.prefill.kv_transfer_backend == "nixl"
+              ? "NIXL's UCX backend: UCX, not NIXL, decides its RC/DC QPs (not in the "
+                "catalog)"
+              : "the '" + s.prefill.kv_transfer_backend + "' KV backend is not in the catalog";
+    }
+    const double nics_per_rank = std::max(1.0, static_cast<double>(nics) / G);
     const int prefill_ranks = prefill_hosts * G, decode_ranks = decode_hosts * G;
     ConnGroup g;
     g.ranks = prefill_ranks;
     g.ranks_per_host = G;
-    g.nics_per_host = d.kv_nics;
+    g.nics_per_host = nics;
     g.peer_ranks = decode_ranks;
     g.peer_nics_per_rank = nics_per_rank;
+    g.peer_nics_per_host = nics;
     rows.push_back(make_row(d, "KV transfer", "prefill", lib, missing, g, prefill_hosts, G));
     g.ranks = decode_ranks;
     g.peer_ranks = prefill_ranks;
