@@ -95,16 +95,8 @@ ElasticJoins elastic_joins(const Deployment& d) {
   const bool any = !el.decode_joins_s.empty() || !el.prefill_joins_s.empty() ||
                    !el.decode_leaves_s.empty() || !el.prefill_leaves_s.empty() ||
                    el.autoscale_role != "none";
-  if (!any) {
-    e.decode_ready_s.assign(static_cast<size_t>(s.decode.instances), 0.0);
-    e.prefill_ready_s.assign(static_cast<size_t>(s.prefill.instances), 0.0);
-    e.decode_leave_s.assign(e.decode_ready_s.size(), ElasticJoins::kNever);
-    e.prefill_leave_s.assign(e.prefill_ready_s.size(), ElasticJoins::kNever);
-    e.decode_joined.assign(e.decode_ready_s.size(), false);
-    e.prefill_joined.assign(e.prefill_ready_s.size(), false);
-    return e;
-  }
-  const std::vector<ConnectionRow> rows = connection_table(d);
+  // Without a change the plan is every instance from the start; no connection table needed.
+  const std::vector<ConnectionRow> rows = any ? connection_table(d) : std::vector<ConnectionRow>{};
   e.decode_cold = cold_start(rows, "decode");
   e.prefill_cold = cold_start(rows, "prefill");
   e.warmup_s = el.join_warmup_s;
