@@ -93,10 +93,10 @@ Json decode_message(const std::vector<uint8_t>& bytes) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(5);  // the parent died before the line above
   Progress::forget_in_child();            // only the process that opened it draws
-  Json msg;
+  Json msg = Json::object();
   int code = 0;
   try {
-    msg = Json{{"ok", task(index)}};
+    msg["ok"] = task(index);  // moved in: a run's result is MBs of JSON, not copied
   } catch (...) {
     const ExitStatus st = classify_current_exception();
     msg = Json{{"error", st.message}, {"code", st.code}};
@@ -143,7 +143,8 @@ TaskOutcome finish(Running& r, const std::string& noun) {
     out.error = noun + " died with signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
     return out;
   }
-  const Json msg = decode_message(r.bytes);
+  Json msg = decode_message(r.bytes);
+  r.bytes = {};  // the message is parsed: free its MBs before the caller's work
   if (msg.is_discarded() || !msg.is_object() || !(msg.contains("ok") || msg.contains("error"))) {
     out.error = noun + " returned no result";
   } else if (msg.contains("error")) {
@@ -151,7 +152,7 @@ TaskOutcome finish(Running& r, const std::string& noun) {
     if (msg.contains("code") && msg["code"].is_number_integer()) out.code = msg["code"].get<int>();
   } else {
     out.ok = true;
-    out.result = msg.at("ok");
+    out.result = std::move(msg["ok"]);
   }
   return out;
 }
