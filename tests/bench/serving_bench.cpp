@@ -2,14 +2,22 @@
 // requests, 120K in / 1K out, rate 0.4) on each fabric. Each iteration simulates in a forked
 // child (SimGrid: one engine per process), so the time includes fork and result transfer.
 // Then the steps after it on that run's results, in this process: their transfer across the
-// worker boundary (encode + decode) and the itl.csv writer (10^6 rows).
+// worker boundary (encode + decode) and the itl.csv writer (10^6 rows); building the deployment
+// from its files; a round trip through a worker process; the start of a pdsim process.
 // Peak RSS of the simulating child is reported as "child_maxrss_MB" and its CPU time (user +
 // system, per iteration) as "child_cpu_ms", which a loaded machine inflates far less than wall.
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "reports/report_writer.hpp"
 #include "sim/core/data_path.hpp"
+#include "sim/core/fork_call.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
 #include "sim/serve/entities/bench_metrics.hpp"
 #include "sim/serve/entities/results_transport.hpp"
@@ -81,6 +89,63 @@ void BM_ItlCsv(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_ItlCsv)->Unit(benchmark::kMillisecond)->Repetitions(5);
+
+// Scenario loading and profile resolution: what every sweep point and fit evaluation repeats
+// before it simulates (catalogs and profiles read from disk, the layout checked).
+void BM_BuildDeployment(benchmark::State& state) {
+  using namespace pdsim;
+  const std::string path = data_root() + "/scenarios/glm51-2p2d-efa.json";
+  for (auto _ : state) {
+    Deployment d = build_deployment(load_scenario(path));
+    benchmark::DoNotOptimize(d.decode_ranks);
+  }
+}
+BENCHMARK(BM_BuildDeployment)->Unit(benchmark::kMillisecond)->Repetitions(5);
+
+// The worker boundary for one run's results without the simulation: fork, encode in the child,
+// the pipe, decode in the parent (sim/core/process_pool). simulate_isolated pays it per run.
+void BM_WorkerRoundTrip(benchmark::State& state) {
+  const pdsim::SimResults& r = reference_results();
+  for (auto _ : state) {
+    state.PauseTiming();  // the child moves its own results, as simulate_isolated's does
+    pdsim::SimResults copy = r;
+    state.ResumeTiming();
+    pdsim::SimResults back = pdsim::results_from_transport(
+        pdsim::call_in_child([&] { return pdsim::results_to_transport(std::move(copy)); }));
+    benchmark::DoNotOptimize(back.requests.data());
+  }
+}
+BENCHMARK(BM_WorkerRoundTrip)->Unit(benchmark::kMillisecond)->Repetitions(5)->UseRealTime();
+
+// The floor of every CLI invocation: exec of `pdsim --version` (the pdsim beside this binary).
+// Debian's libsimgrid is built with ns-3, so loading it resolves the ns-3 libraries' symbols
+// and runs their static TypeId registrations before main.
+void BM_ProcessStart(benchmark::State& state) {
+  const std::string pdsim =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path().string() + "/pdsim";
+  if (!std::filesystem::exists(pdsim)) {
+    state.SkipWithError(("no " + pdsim).c_str());
+    return;
+  }
+  // posix_spawn (vfork semantics): the time is pdsim's start, not a copy of this process.
+  const int devnull = ::open("/dev/null", O_WRONLY);
+  posix_spawn_file_actions_t io;
+  posix_spawn_file_actions_init(&io);
+  posix_spawn_file_actions_adddup2(&io, devnull, 1);
+  char arg0[] = "pdsim", arg1[] = "--version";
+  char* argv[] = {arg0, arg1, nullptr};
+  for (auto _ : state) {
+    pid_t pid = -1;
+    int status = -1;
+    if (posix_spawn(&pid, pdsim.c_str(), &io, nullptr, argv, environ) == 0)
+      ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      state.SkipWithError("pdsim --version failed");
+  }
+  posix_spawn_file_actions_destroy(&io);
+  ::close(devnull);
+}
+BENCHMARK(BM_ProcessStart)->Unit(benchmark::kMillisecond)->Repetitions(5)->UseRealTime();
 
 }  // namespace
 
