@@ -52,6 +52,18 @@ std::string envelope_text(const Json& e) {
          (p.value("fit_runs_in_corpus", false) ? ":\n" : ": its fit runs are not in the corpus\n");
     s += differs_text(p["differs"], "      ");
   }
+  // Both sides of a comparison say which all-to-all terms a measured run chose (issue 27, item 6).
+  const Json held = e.value("held_parameters", Json::array());
+  if (!held.empty()) {
+    s += "  Decode all-to-all parameters no fit set (held at the profile's value; no measured "
+         "run chose them):\n";
+    for (const auto& h : held) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "    %-44s %g\n", h.value("parameter", "").c_str(),
+                    h.value("value", 0.0));
+      s += buf;
+    }
+  }
   const Json& iv = e["interval_90"];
   if (iv.empty()) {
     s += e["inside"].get<bool>()

@@ -1,5 +1,5 @@
 // The run / compare page's account of where each prediction stands relative to the calibration
-// corpus: the summary's pdsim.envelope (sim/fit/envelope.hpp) as three tables placed right after
+// corpus: the summary's pdsim.envelope (sim/fit/envelope.hpp) as four tables placed right after
 // the metrics, since they qualify every number in them.
 #include <cmath>
 
@@ -44,6 +44,12 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                      {"run", "parameter", "overlay", "differs"},
                      {-1, -1, -1, -1},
                      {}};
+  ReportTable held{"held_parameters",
+                   "Decode all-to-all parameters no fit set: held at the profile's value, chosen "
+                   "by no measured run (e.g. the in-serving fixed cost fixed_us)",
+                   {"run", "parameter", "value"},
+                   {-1, -1, 3},
+                   {}};
   for (const auto& r : runs) {
     const Json* e = envelope_of(r);
     if (!e) continue;
@@ -68,11 +74,14 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                                p.value("fit_runs_in_corpus", false)
                                    ? differs_cell(p["differs"])
                                    : std::string("its fit runs are not in the corpus")});
+    for (const auto& h : e->value("held_parameters", Json::array()))
+      held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0)});
   }
   if (verdict.rows.empty()) return;
   std::vector<ReportTable> add = {verdict};
   if (!iv.rows.empty()) add.push_back(iv);
   if (!params.rows.empty()) add.push_back(params);
+  if (!held.rows.empty()) add.push_back(held);
   const auto at = d.tables.empty() ? d.tables.end() : d.tables.begin() + 1;
   d.tables.insert(at, add.begin(), add.end());
 }

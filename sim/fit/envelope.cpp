@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/loo_interval.hpp"
 
 namespace pdsim {
@@ -192,6 +193,9 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
                       {"extrapolated", !p.in_corpus || !p.gaps.empty()},
                       {"differs", gaps_json(p.gaps)}});
   j["parameters"] = params;
+  Json held = Json::array();
+  for (const auto& h : e.held) held.push_back({{"parameter", h.parameter}, {"value", h.value}});
+  j["held_parameters"] = held;
   Json iv = Json::object();
   for (const auto& f : corpus.spreads) {
     double sigma = 0;
@@ -228,12 +232,34 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
   return j;
 }
 
+std::vector<HeldParameter> held_parameters(const Deployment& d, const Json& overlay_log) {
+  std::vector<HeldParameter> out;
+  const auto* b = dynamic_cast<const LinearA2ABackend*>(d.a2a_backend.get());
+  if (!b || !d.decode_layout.moe_a2a) return out;
+  std::set<std::string> set_by_overlay;
+  if (overlay_log.is_object())
+    for (const auto& a : overlay_log.value("applied", Json::array())) {
+      std::vector<std::string> params;
+      flatten(a.value("applied", Json::object()), a.value("kind", ""), params);
+      set_by_overlay.insert(params.begin(), params.end());
+    }
+  const auto& specs = b->param_specs();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string path = "fabric.a2a." + b->name() + "." + specs[i].name;
+    if (!specs[i].fitted_by_default && !set_by_overlay.count(path))
+      out.push_back({path, b->params()[i]});
+  }
+  return out;
+}
+
 Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
                          const Json& summary) {
   if (!corpus) return nullptr;
   const Coordinates c = deployment_coordinates(d);
   const Json log = d.profiles.value("profile_overlays", Json());
-  return envelope_json(locate(c, *corpus, log), c, *corpus, summary);
+  Envelope e = locate(c, *corpus, log);
+  e.held = held_parameters(d, log);
+  return envelope_json(e, c, *corpus, summary);
 }
 
 Json envelope_brief(const Json& e) {

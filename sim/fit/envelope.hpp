@@ -29,12 +29,21 @@ struct ParameterReach {
   std::vector<CoordinateGap> gaps;
 };
 
+// A decode all-to-all parameter that microbenchmarks cannot identify (held by the backend's
+// declaration, e.g. the in-serving fixed cost `fixed_us`) and that no applied overlay set: the
+// prediction runs it at the profile's value, which no measured run of this deployment chose.
+struct HeldParameter {
+  std::string parameter;  // e.g. "fabric.a2a.ibgda.fixed_us"
+  double value = 0;
+};
+
 struct Envelope {
   bool inside = false;
   std::vector<size_t> nearest;  // corpus run indices of the nearest deployment
   std::vector<CoordinateGap> gaps;
   bool nearest_fitted = false;  // an overlay the prediction applies was fitted to a nearest run
   std::vector<ParameterReach> parameters;
+  std::vector<HeldParameter> held;  // filled by deployment_envelope (it knows the backend)
 };
 
 // `overlay_log`: the deployment's profiles["profile_overlays"] (null when none was applied).
@@ -44,6 +53,9 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
 // run's bench_serving summary (its metrics are the predictions).
 Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCorpus& corpus,
                    const Json& summary);
+// The decode all-to-all's held parameters that no overlay in `overlay_log` set, in the
+// backend's declaration order; none when decode has no all-to-all.
+std::vector<HeldParameter> held_parameters(const Deployment& d, const Json& overlay_log);
 // The same for one deployment and its summary: null without a corpus.
 Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus, const Json& summary);
 // What a sweep's results line keeps of it: {"inside", "nearest" (first run), "differs" (coordinate
