@@ -28,7 +28,8 @@ struct A2ARow {
 std::vector<A2ARow> low_latency_rows(const JsonNode& doc,
                                      std::vector<std::string>* notes = nullptr);
 
-// Mean simulated phase time over `samples` routings (stream s of Rng(seed)).
+// Mean simulated phase time over `samples` routings (stream s of Rng(seed)), as a microbenchmark
+// sees it: without the backend's in-serving fixed cost `fixed_us`.
 double simulate_a2a_row(const A2ABackend& b, const A2ARow& row, int samples, uint64_t seed);
 std::vector<Routing> sample_row_routings(const A2ARow& row, int samples, uint64_t seed);
 

@@ -9,6 +9,7 @@
 #include "calibrate/fit_link.hpp"
 #include "calibrate/measurement.hpp"
 #include "calibrate/normal_rdma_rows.hpp"
+#include "calibrate/serving_prior.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 
@@ -201,8 +202,22 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
     const Json normal = normal_rdma_settings(backend, docs, &normal_report);
     for (auto& [k, v] : normal.items()) p.a2a[backend][k] = v;
     if (!normal_report.is_null()) a2a_fit[backend]["normal_rdma"] = normal_report;
+    // The in-serving fixed cost, which no microbenchmark row identifies: a prior from published
+    // serving figures where the files hold them (serving_prior.hpp), unless --fix holds it.
+    const ServingPrior sp = serving_fixed_prior(backend, docs);
+    if (sp.found && !o.fixed.count("fixed_us")) {
+      p.a2a[backend]["fixed_us"] = sp.value_us;
+      p.a2a[backend]["priors"] = {
+          {"fixed_us", {{"lower", sp.lower_us}, {"upper", sp.upper_us}, {"basis", sp.basis}}}};
+      a2a_fit[backend]["parameters"]["fixed_us"]["value"] = sp.value_us;
+      a2a_fit[backend]["parameters"]["fixed_us"]["prior"] = sp.report;
+    }
     primary[backend] = r;
   }
+  for (const auto& b : serving_prior_backends(docs))
+    if (!primary.count(b))
+      notes.push_back("a2a_serving_excess rows for backend '" + b +
+                      "' unused: no all-to-all rows fit that backend in this profile");
   if (opt.transport == "srd" && !p.a2a.contains("ibgda")) {
     std::string fitted;  // the proxy backends this profile has
     for (const auto& [b, block] : p.a2a.items()) fitted += (fitted.empty() ? "" : " or ") + b;

@@ -47,8 +47,8 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
   ReportTable held{"held_parameters",
                    "Decode all-to-all parameters no fit set: held at the profile's value, chosen "
                    "by no measured run (e.g. the in-serving fixed cost fixed_us)",
-                   {"run", "parameter", "value"},
-                   {-1, -1, 3},
+                   {"run", "parameter", "value", "prior low", "prior high", "prior basis"},
+                   {-1, -1, 3, 3, 3, -1},
                    {}};
   for (const auto& r : runs) {
     const Json* e = envelope_of(r);
@@ -74,8 +74,16 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                                p.value("fit_runs_in_corpus", false)
                                    ? differs_cell(p["differs"])
                                    : std::string("its fit runs are not in the corpus")});
-    for (const auto& h : e->value("held_parameters", Json::array()))
-      held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0)});
+    for (const auto& h : e->value("held_parameters", Json::array())) {
+      const Json pr = h.value("prior", Json());
+      if (pr.is_object())
+        held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0),
+                             pr.value("lower", 0.0), pr.value("upper", 0.0),
+                             pr.value("basis", "")});
+      else
+        held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0), nullptr,
+                             nullptr, "no published figure"});
+    }
   }
   if (verdict.rows.empty()) return;
   std::vector<ReportTable> add = {verdict};

@@ -42,10 +42,13 @@ export PDSIM_DATA_DIR=${PDSIM_DATA_DIR:-$(pwd)}
   -o models/profiles/fabric/efa-p5.json
 
 # On-prem 8x H200 + ConnectX-7 400 Gb/s per GPU, RoCE v2 (RC). NVLink figures are the H200
-# node's (p5en has the same H200 NVSwitch baseboard).
+# node's (p5en has the same H200 NVSwitch baseboard). DeepEP's in-serving fixed cost, which no
+# microbenchmark identifies, gets its prior from LMSYS's real-serving figure on ConnectX-7
+# InfiniBand (calibrate/serving_prior.hpp).
 "$PDSIM" calibrate fit \
   $M/deepep-ll-cx7-2025-06.json $M/pplx-cx7-ll.json $M/uccl-blog-rtt-roce.json \
   $M/roce-v2-framing.json $M/nccl-allreduce-p5en.json $M/uccl-ep-p5en-normal.json \
+  $M/lmsys-deepep-serving-ib.json \
   --alternate $M/pplx-deepep-cx7-ll.json --alternate $M/deepep-ll-cx7-2025-02.json \
   --alternate $M/deepep-normal-intranode-h800.json \
   --name roce-cx7 --transport rc --instance onprem-h200-cx7 \

@@ -49,9 +49,30 @@ LinearA2ABackend::LinearA2ABackend(const FabricProfile& p, std::string name,
     if (v < s.lower) block_.at(s.name).fail("expected a value >= " + std::to_string(s.lower));
     theta_.push_back(v);
   }
+  read_priors();
   intranode_nvlink_ = block_.bool_or("intranode_nvlink", true);
   rdma_nic_efficiency_ = p.rdma_nic_efficiency;
   nvlink_GBps_ = p.nvlink_GBps;
+}
+
+void LinearA2ABackend::read_priors() {
+  priors_.assign(specs_.size(), std::nullopt);
+  if (!block_.has("priors")) return;
+  const JsonNode priors = block_.at("priors");
+  if (!priors.is_object()) priors.fail("expected an object {parameter: {lower, upper, basis}}");
+  for (const auto& key : priors.keys()) {
+    const JsonNode pr = priors.at(key);
+    size_t i = 0;
+    while (i < specs_.size() && specs_[i].name != key) ++i;
+    if (i == specs_.size()) pr.fail("not a parameter of all-to-all backend '" + name_ + "'");
+    pr.expect_only({"lower", "upper", "basis"});
+    A2AParamPrior p{pr.at("lower").number(), pr.at("upper").number(), pr.at("basis").string()};
+    if (p.lower < specs_[i].lower)
+      pr.at("lower").fail("expected a value >= " + std::to_string(specs_[i].lower));
+    // The value itself may leave the prior: a serving fit's overlay sets it from measured runs.
+    if (!(p.lower <= p.upper)) pr.at("upper").fail("expected a value >= lower");
+    priors_[i] = std::move(p);
+  }
 }
 
 LinearTerm LinearA2ABackend::term(const char* name, double constant_us) const {

@@ -7,13 +7,15 @@
 // send and receive kernels' fixed work, flag polling, waiting for the slowest rank to arrive.
 // Published microbenchmarks run at 128 tokens per rank with synchronised ranks, so they cannot
 // identify it; `pdsim calibrate serving` fits it to measured serving runs, which see dispatch and
-// combine only together (one parameter for both). A profile without the field gets 0.
+// combine only together (one parameter for both). A profile without the field gets 0; a profile
+// fitted with published serving figures carries the value and its prior (A2AParamPrior below).
 // where every term is linear in the backend's fitted parameters θ (coef·θ + constant_us). The
 // branches are the pipelined resources (send issue, proxy, NIC send, NIC receive, NVLink); the
 // fixed terms are latencies that do not overlap them. The phase is the slowest rank (barrier).
 // Linearity given the binding branch is what lets `pdsim calibrate fit` solve for θ with least
 // squares (calibrate/fit_a2a.cpp).
 #include <boost/container/static_vector.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,15 @@ struct A2AParamSpec {
   double lower = 0;               // physical lower bound (0 for costs, 1 for slow-down factors)
   bool fitted_by_default = true;  // false: held at its value unless the fit is told otherwise
   double default_value = 0;       // used when not fitted and not given
+};
+
+// A held parameter's prior (profile.a2a[name].priors[param] = {"lower", "upper", "basis"}),
+// written by `pdsim calibrate fit` from published serving figures (calibrate/serving_prior.hpp):
+// the interval `--param-samples` draws the parameter from, uniformly, where no overlay set it.
+// (An overlay's value may leave it: a serving fit sets the parameter from measured runs.)
+struct A2AParamPrior {
+  double lower = 0, upper = 0;
+  std::string basis;
 };
 
 // Terms are built for every rank of every phase of every routing sample (10^5–10^6 per run), so
@@ -55,6 +66,8 @@ class LinearA2ABackend : public A2ABackend {
 
   const std::vector<A2AParamSpec>& param_specs() const { return specs_; }
   const std::vector<double>& params() const { return theta_; }
+  // One per parameter spec: its prior, where the profile declares one.
+  const std::vector<std::optional<A2AParamPrior>>& priors() const { return priors_; }
 
   // The slowest rank's active terms: phase time = coef·θ + constant_us at the current θ.
   struct Linearized {
@@ -86,11 +99,13 @@ class LinearA2ABackend : public A2ABackend {
     size_t binding = 0;
   };
   RankEval slowest(const A2AConfig& c, const Routing& r, A2APhase phase) const;
+  void read_priors();  // profile.a2a[name].priors, checked against the specs and values
 
   std::string name_;
   std::vector<A2AParamSpec> specs_;
   size_t fixed_ = 0;  // index of the in-serving fixed cost
   std::vector<double> theta_;
+  std::vector<std::optional<A2AParamPrior>> priors_;
   JsonNode block_;
   bool intranode_nvlink_ = true;
   double rdma_nic_efficiency_ = 1, nvlink_GBps_ = 0;

@@ -194,7 +194,15 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
                       {"differs", gaps_json(p.gaps)}});
   j["parameters"] = params;
   Json held = Json::array();
-  for (const auto& h : e.held) held.push_back({{"parameter", h.parameter}, {"value", h.value}});
+  for (const auto& h : e.held) {
+    Json hj = {{"parameter", h.parameter}, {"value", h.value}, {"prior", nullptr}};
+    if (h.prior)
+      hj["prior"] = {{"lower", h.prior->lower},
+                     {"upper", h.prior->upper},
+                     {"basis", h.prior->basis},
+                     {"sampled_by", "--param-samples (uniform)"}};
+    held.push_back(std::move(hj));
+  }
   j["held_parameters"] = held;
   Json iv = Json::object();
   for (const auto& f : corpus.spreads) {
@@ -247,7 +255,7 @@ std::vector<HeldParameter> held_parameters(const Deployment& d, const Json& over
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::string path = "fabric.a2a." + b->name() + "." + specs[i].name;
     if (!specs[i].fitted_by_default && !set_by_overlay.count(path))
-      out.push_back({path, b->params()[i]});
+      out.push_back({path, b->params()[i], b->priors()[i]});
   }
   return out;
 }

@@ -10,10 +10,12 @@
 // deployments, deployment_spread.hpp); inside a deployment the corpus measured without fitting
 // to it, that deployment's own RMS error; inside a fitted one, none from the corpus (the fit's
 // own, --param-samples).
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/core/json_reader.hpp"
+#include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/calibration_corpus.hpp"
 #include "sim/serve/cost/deployment.hpp"
 
@@ -35,6 +37,7 @@ struct ParameterReach {
 struct HeldParameter {
   std::string parameter;  // e.g. "fabric.a2a.ibgda.fixed_us"
   double value = 0;
+  std::optional<A2AParamPrior> prior;  // from published serving figures, where the profile has one
 };
 
 struct Envelope {

@@ -112,6 +112,30 @@ std::vector<ProfileOverlay> sample_overlays(const ProfileOverlay& fitted, int n,
   return out;
 }
 
+std::vector<ProfileOverlay> prior_overlays(const std::string& fabric_profile,
+                                           const std::vector<HeldParameter>& held, int n,
+                                           uint64_t seed) {
+  std::vector<ProfileOverlay> out;
+  if (std::none_of(held.begin(), held.end(), [](const auto& h) { return h.prior.has_value(); }))
+    return out;
+  for (int k = 0; k < n; ++k) {
+    Rng rng = Rng(seed).fork(static_cast<uint64_t>(k));
+    Json doc = {{"schema", kProfileOverlaySchema},
+                {"name", "held-parameter priors, sample " + std::to_string(k)},
+                {"provenance", {{"kind", "sampled"}, {"from", "profile priors"}, {"sample", k}}},
+                {"profiles", {{"fabric", {{"profile", fabric_profile}, {"set", Json::object()}}}}}};
+    for (const auto& h : held) {
+      // One draw per held parameter, prior or not, so a parameter's draw does not depend on
+      // whether an earlier one has a prior.
+      const double u = rng.uniform01();
+      if (h.prior)
+        set_path(doc, h.parameter, h.prior->lower + u * (h.prior->upper - h.prior->lower));
+    }
+    out.push_back(ProfileOverlay{"", doc});
+  }
+  return out;
+}
+
 std::vector<ProfileOverlay> fitted_overlays(const Scenario& s) {
   std::vector<ProfileOverlay> out;
   for (const auto& f : s.profile_overlays) {
@@ -125,9 +149,18 @@ std::vector<ProfileOverlay> fitted_overlays(const Scenario& s) {
 
 Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int jobs) {
   const std::vector<ProfileOverlay> fitted = fitted_overlays(s);
-  if (fitted.empty())
+  const Deployment base = build_deployment(s);  // input errors before forking
+  const std::vector<HeldParameter> held =
+      held_parameters(base, base.profiles.value("profile_overlays", Json()));
+  Json priors = Json::array();
+  for (const auto& h : held)
+    if (h.prior)
+      priors.push_back(
+          {{"parameter", h.parameter}, {"lower", h.prior->lower}, {"upper", h.prior->upper}});
+  if (fitted.empty() && priors.empty())
     throw InputError(s.file, "profile_overlays",
-                     "an overlay written by `pdsim calibrate serving` (with a fit covariance) for "
+                     "an overlay written by `pdsim calibrate serving` (with a fit covariance), or "
+                     "a held all-to-all parameter with a prior in the fabric profile, for "
                      "--param-samples");
   if (samples < 2) throw InputError("--param-samples", "", "expected at least 2 samples");
   // Draw k: every fitted overlay's k-th sample, applied after the scenario's overlays.
@@ -139,7 +172,9 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
       draws[static_cast<size_t>(k)].push_back(ss[static_cast<size_t>(k)]);
     used.push_back(fitted[o].file);
   }
-  build_deployment(s);  // input errors before forking
+  const auto from_priors =
+      prior_overlays(base.fabric.name, held, samples, Rng(seed).fork(900).next_u64());
+  for (size_t k = 0; k < from_priors.size(); ++k) draws[k].push_back(from_priors[k]);
   std::vector<Json> summaries(static_cast<size_t>(samples));
   std::vector<TaskOutcome> errors(static_cast<size_t>(samples));  // failed tasks only
   run_in_processes(
@@ -174,10 +209,12 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
   return {{"samples", samples},
           {"seed", seed},
           {"overlays", used},
+          {"priors", priors},
           {"metrics", metrics},
           {"note",
            "5-95 % over draws of the fitted parameters from their covariance (clipped to "
-           "the fit ranges), all with the run's seed: the parameters' uncertainty alone"}};
+           "the fit ranges) and of held parameters from their priors (uniform), all with the "
+           "run's seed: the parameters' uncertainty alone"}};
 }
 
 }  // namespace pdsim

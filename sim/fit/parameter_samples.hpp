@@ -1,13 +1,18 @@
 #pragma once
-// Prediction intervals from a fit's parameter uncertainty. An overlay written by
-// `pdsim calibrate serving` carries its parameters' covariance; this draws parameter vectors from
-// the multivariate normal around the fitted values (each clipped into its fit range), runs the
-// scenario once per draw in worker processes, and reports each bench_serving metric's 5 / 50 / 95 %
-// quantiles over the draws beside the point prediction. All draws share the run's seed (common
-// random numbers), so the interval is the parameters' alone, not the workload's randomness.
+// Prediction intervals from parameter uncertainty. An overlay written by `pdsim calibrate
+// serving` carries its parameters' covariance; this draws parameter vectors from the multivariate
+// normal around the fitted values (each clipped into its fit range). A held all-to-all parameter
+// that no overlay set and whose profile gives it a prior from published serving figures
+// (envelope.hpp's HeldParameter, e.g. DeepEP's in-serving fixed cost on ConnectX) is drawn
+// uniformly from that prior in the same draws (issue 27, item 6: the side of a comparison no run
+// measured carries its unknown term as an interval). The scenario runs once per draw in worker
+// processes; each bench_serving metric's 5 / 50 / 95 % quantiles over the draws are reported
+// beside the point prediction. All draws share the run's seed (common random numbers), so the
+// interval is the parameters' alone, not the workload's randomness.
 #include <cstdint>
 #include <vector>
 
+#include "sim/fit/envelope.hpp"
 #include "sim/serve/cost/deployment.hpp"
 #include "sim/serve/cost/profile_overlay.hpp"
 
@@ -17,11 +22,19 @@ namespace pdsim {
 // `seed`). InputError when the overlay carries no usable covariance.
 std::vector<ProfileOverlay> sample_overlays(const ProfileOverlay& fitted, int n, uint64_t seed);
 
+// Overlays of the fabric profile `fabric_profile` drawing each of `held` that has a prior
+// uniformly from it (n of them, deterministic in `seed`); empty when none has a prior.
+std::vector<ProfileOverlay> prior_overlays(const std::string& fabric_profile,
+                                           const std::vector<HeldParameter>& held, int n,
+                                           uint64_t seed);
+
 // The scenario's overlays that carry a fit covariance (loaded from its profile_overlays).
 std::vector<ProfileOverlay> fitted_overlays(const Scenario& s);
 
-// {"samples", "seed", "overlays": [...], "metrics": {key: {"point", "p05", "p50", "p95"}}}.
-// InputError when the scenario applies no overlay with a covariance.
+// {"samples", "seed", "overlays": [...], "priors": [{parameter, lower, upper}],
+//  "metrics": {key: {"p05", "p50", "p95"}}, "note"}.
+// InputError when the scenario applies no overlay with a covariance and holds no parameter with
+// a prior.
 Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int jobs);
 
 // The metrics reported with intervals.

@@ -190,20 +190,25 @@ TEST(DeploymentCoordinates, TheReferenceScenario) {
 
 // The reference pair's two sides: EFA's overlay fitted cpu-proxy's fixed_us and extra_nic_us, so
 // of its held parameters only wire_time_factor (1, line rate) is left at the profile's value;
-// RoCE applies no overlay, so ibgda's in-serving fixed cost runs at the profile's 0 µs
-// (models/profiles/fabric/roce-cx7.json: "held": true). With no all-to-all (pure TP MoE) there
-// is nothing to hold.
+// RoCE applies no fabric overlay, so ibgda's in-serving fixed cost runs at the profile's value,
+// the mean 55 µs of its prior [0, 110] from LMSYS's serving figure (170 − 60 µs;
+// models/profiles/fabric/roce-cx7.json, calibrate/serving_prior.hpp); EFA's wire time factor has
+// no prior. With no all-to-all (pure TP MoE) there is nothing to hold.
 TEST(HeldParameters, EachSideNamesWhatNoFitSet) {
   const Deployment efa = build_deployment(load_scenario("glm51-2p2d-efa"));
   const auto a = held_parameters(efa, efa.profiles.value("profile_overlays", Json()));
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].parameter, "fabric.a2a.cpu-proxy.wire_time_factor");
   EXPECT_EQ(a[0].value, 1.0);
+  EXPECT_FALSE(a[0].prior.has_value());
   const Deployment roce = build_deployment(load_scenario("glm51-2p2d-roce"));
   const auto b = held_parameters(roce, roce.profiles.value("profile_overlays", Json()));
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].parameter, "fabric.a2a.ibgda.fixed_us");
-  EXPECT_EQ(b[0].value, 0.0);
+  EXPECT_EQ(b[0].value, 55.0);
+  ASSERT_TRUE(b[0].prior.has_value());
+  EXPECT_EQ(b[0].prior->lower, 0.0);
+  EXPECT_EQ(b[0].prior->upper, 110.0);
   // An overlay log naming none of them: all three of cpu-proxy's held parameters, in its
   // declaration order (fixed_us, appended by the base, last).
   const auto c = held_parameters(efa, Json());
