@@ -20,6 +20,9 @@
 //   "msg_rate_mpps"} kv_transfer: {"block_bytes":..., "GBps":..., "op":"write"|"read", "nics":...}
 //   collective:  {"op":"all_reduce"|..., "bytes":..., "time_us":..., "algbw_GBps":...,
 //   "busbw_GBps":...}
+//   a2a_serving_excess: {"backend":..., "phase":"dispatch"|"combine", "serving_us":...,
+//   "unit_test_us":...} (a phase inside a serving system vs the library's test:
+//   the prior of the backend's in-serving fixed cost, serving_prior.hpp)
 #include <string>
 
 #include "sim/core/json_reader.hpp"

@@ -14,6 +14,7 @@
 #include "sim/cli/seed_option.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fabric/alltoall.hpp"
+#include "sim/fabric/linear_a2a_backend.hpp"
 
 namespace {
 
@@ -88,6 +89,22 @@ PDSIM_CLI_COMMAND(
         std::printf(
             "Beyond the EP sizes, batch sizes and instance of the rows the profile's backend "
             "was fitted to (its provenance names them), these extrapolate.\n");
+        // What a microbenchmark leaves out and a serving run adds (calibrate/a2a_rows.hpp).
+        if (const auto* lin = dynamic_cast<const LinearA2ABackend*>(backend.get())) {
+          const auto& specs = lin->param_specs();
+          for (size_t i = 0; i < specs.size(); ++i)
+            if (specs[i].name == "fixed_us" && lin->params()[i] > 0) {
+              const auto& pr = lin->priors()[i];
+              std::printf(
+                  "As a microbenchmark measures them: in serving, every phase also pays the "
+                  "profile's in-serving fixed cost fixed_us = %g us%s.\n",
+                  lin->params()[i],
+                  pr ? (" (prior " + std::to_string(static_cast<int>(pr->lower)) + "-" +
+                        std::to_string(static_cast<int>(pr->upper)) + " us)")
+                           .c_str()
+                     : "");
+            }
+        }
         return 0;
       };
     });
