@@ -1,7 +1,11 @@
 #include "reports/interval_report.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "reports/breakdown.hpp"
 #include "reports/text_format.hpp"
+#include "sim/core/stats.hpp"
 #include "sim/core/text_align.hpp"
 
 namespace pdsim {
@@ -23,6 +27,42 @@ std::string prediction_interval_text(const Json& summary, const Json& intervals,
          fmt_fixed(q.at("p05").get<double>(), 2) + ", " + fmt_fixed(q.at("p95").get<double>(), 2) +
          "]\n";
   }
+  return o;
+}
+
+Json paired_ratio_intervals(const Json& a, const Json& b) {
+  if (!a.is_object() || !b.is_object() || a.value("seed", Json()) != b.value("seed", Json()) ||
+      a.value("samples", 0) != b.value("samples", 0) ||
+      a.value("overlays", Json()) != b.value("overlays", Json()) || !a.contains("draws") ||
+      !b.contains("draws"))
+    return nullptr;
+  Json out = Json::object();
+  for (const auto& [key, da] : a["draws"].items()) {
+    if (!b["draws"].contains(key)) continue;
+    const Json& db = b["draws"][key];
+    std::vector<double> r;
+    for (size_t k = 0; k < da.size() && k < db.size(); ++k)
+      if (da[k].is_number() && db[k].is_number() && da[k].get<double>() > 0)
+        r.push_back(db[k].get<double>() / da[k].get<double>());
+    if (r.empty()) continue;
+    std::sort(r.begin(), r.end());
+    out[key] = {{"p05", percentile_sorted(r, 5)},
+                {"p50", percentile_sorted(r, 50)},
+                {"p95", percentile_sorted(r, 95)},
+                {"pairs", r.size()}};
+  }
+  return out;
+}
+
+std::string paired_ratio_text(const Json& ratios, const std::string& name_a,
+                              const std::string& name_b) {
+  if (!ratios.is_object() || ratios.empty()) return "";
+  std::string o = "Ratio " + name_b + " / " + name_a +
+                  " over paired draws (shared fitted parameters cancel), 5-50-95 %\n";
+  for (const auto& [key, q] : ratios.items())
+    o += pad("  " + key, 28, true) + fmt_fixed(q.at("p05").get<double>(), 3) + "  " +
+         fmt_fixed(q.at("p50").get<double>(), 3) + "  " + fmt_fixed(q.at("p95").get<double>(), 3) +
+         "\n";
   return o;
 }
 

@@ -99,7 +99,11 @@ PDSIM_CLI_COMMAND(
           ia = prediction_intervals(sa, sa.seed, o->fitted.param_samples, o->fitted.jobs);
           ib = prediction_intervals(sb, sb.seed, o->fitted.param_samples, o->fitted.jobs);
           write_file_atomic(dir + "/uncertainty.json",
-                            Json{{names[0], ia}, {names[1], ib}}.dump(2) + "\n");
+                            Json{{names[0], ia},
+                                 {names[1], ib},
+                                 {"ratio_b_over_a", paired_ratio_intervals(ia, ib)}}
+                                    .dump(2) +
+                                "\n");
         }
         std::vector<Json> seeds;
         if (o->fitted.seeds > 0) {
@@ -123,7 +127,8 @@ PDSIM_CLI_COMMAND(
         std::cout << compare_text(suma, sumb, names) << tail_compare_text(suma, sumb, names);
         if (o->fitted.param_samples > 0)
           std::cout << prediction_interval_text(suma, ia, names[0])
-                    << prediction_interval_text(sumb, ib, names[1]);
+                    << prediction_interval_text(sumb, ib, names[1])
+                    << paired_ratio_text(paired_ratio_intervals(ia, ib), names[0], names[1]);
         std::cout << seed_interval_text(seeds);
         for (size_t i = 0; i < 2; ++i) {
           const std::string el = elastic_text(i == 0 ? suma : sumb);

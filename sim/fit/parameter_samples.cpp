@@ -195,12 +195,17 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
     if (!errors[k].error.empty())
       throw PropagatedError(errors[k].code,
                             "parameter sample " + std::to_string(k) + ": " + errors[k].error);
-  Json metrics = Json::object();
+  Json metrics = Json::object(), per_draw = Json::object();
   for (const auto& m : interval_metrics()) {
     std::vector<double> v;
-    for (const auto& sm : summaries)
-      if (sm.contains(m) && sm[m].is_number()) v.push_back(sm[m].get<double>());
+    Json row = Json::array();
+    for (const auto& sm : summaries) {
+      const bool has = sm.contains(m) && sm[m].is_number();
+      if (has) v.push_back(sm[m].get<double>());
+      row.push_back(has ? sm[m] : Json(nullptr));
+    }
     if (v.empty()) continue;
+    per_draw[m] = std::move(row);
     std::sort(v.begin(), v.end());
     metrics[m] = {{"p05", percentile_sorted(v, 5)},
                   {"p50", percentile_sorted(v, 50)},
@@ -211,6 +216,7 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
           {"overlays", used},
           {"priors", priors},
           {"metrics", metrics},
+          {"draws", per_draw},
           {"note",
            "5-95 % over draws of the fitted parameters from their covariance (clipped to "
            "the fit ranges) and of held parameters from their priors (uniform), all with the "

@@ -32,7 +32,9 @@ std::vector<ProfileOverlay> prior_overlays(const std::string& fabric_profile,
 std::vector<ProfileOverlay> fitted_overlays(const Scenario& s);
 
 // {"samples", "seed", "overlays": [...], "priors": [{parameter, lower, upper}],
-//  "metrics": {key: {"p05", "p50", "p95"}}, "note"}.
+//  "metrics": {key: {"p05", "p50", "p95"}}, "draws": {key: [value of draw k, null if absent]},
+//  "note"}. Draw k of two scenarios with the same seed, samples and fitted overlays uses the same
+//  fitted-parameter vector (the seeds above depend on nothing else), so their draws pair.
 // InputError when the scenario applies no overlay with a covariance and holds no parameter with
 // a prior.
 Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int jobs);
