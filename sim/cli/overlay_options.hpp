@@ -24,8 +24,10 @@ inline void add_overlay_options(CLI::App& app, OverlayOptions& o) {
                  "apply a profile overlay after the scenario's own (repeatable; each section only "
                  "to the profile it was fitted on)");
   app.add_option("--param-samples", o.param_samples,
-                 "also draw N parameter vectors from the fitted overlays' covariance and report "
-                 "each metric's 5-95 % interval (uncertainty.json); at most 10000")
+                 "also draw N parameter vectors from the fitted overlays' covariance and the "
+                 "priors of held all-to-all parameters, and report each metric's 5-95 % "
+                 "interval (uncertainty.json; compare: also the B/A ratio over paired draws); "
+                 "at most 10000")
       ->check(CLI::Range(0, 10000));
   app.add_option("--seeds", o.seeds,
                  "also run N seeds (the run's seed and the next N-1) and report p99 / max ITL and "
