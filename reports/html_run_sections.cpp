@@ -4,8 +4,10 @@
 
 #include "reports/breakdown.hpp"
 #include "reports/html_charts.hpp"
+#include "reports/interval_report.hpp"
 #include "reports/run_time_series.hpp"
 #include "reports/tail_attribution.hpp"
+#include "reports/validate.hpp"
 
 namespace pdsim {
 namespace {
@@ -149,9 +151,25 @@ void add_interval_sections(ReportDoc& d, const std::vector<RunView>& runs,
              "is 5–95 % over seeds, the mark the median.",
              true);
   add_spread(d, runs, colours, "parameter-spread", "Spread over the fitted parameters",
-             "Draws of the fitted parameters from their covariance, the run's seed: the band is "
-             "5–95 % over draws, the mark the median; 'point' is the run itself.",
+             "Draws of the fitted parameters from their covariance (and of held all-to-all "
+             "parameters from their priors), the run's seed: the band is 5–95 % over draws, the "
+             "mark the median; 'point' is the run itself.",
              false);
+  // A comparison whose draws pair: B / A draw by draw, the shared parameters cancelling.
+  if (runs.size() == 2) {
+    const Json ratio = paired_ratio_intervals(runs[0].intervals, runs[1].intervals);
+    if (ratio.is_object() && !ratio.empty()) {
+      ReportTable t{"parameter_ratio",
+                    runs[1].name + " / " + runs[0].name +
+                        " over paired parameter draws (the fitted parameters both share cancel)",
+                    {"metric", "p05", "p50", "p95", "pairs"},
+                    {-1, 3, 3, 3, 0},
+                    {}};
+      for (const auto& [key, q] : ratio.items())
+        t.rows.push_back({bench_metric_label(key), q["p05"], q["p50"], q["p95"], q["pairs"]});
+      d.tables.push_back(t);
+    }
+  }
   ReportTable gaps{"worst_gap_by_seed",
                    "The worst gap of each seed and the mechanism behind it",
                    {"run", "seed", "max ITL (ms)", "mechanism", "added (ms)", "share of excess",
