@@ -12,9 +12,10 @@ const std::set<std::string>& left_out_top(const std::string& profile) {
   static const std::set<std::string> gpu = {"schema", "name", "gpu"};
   return profile == "gpu" ? gpu : fabric;
 }
-// Bookkeeping at any depth: sources, fit residuals, raw hwkernels data the values came from.
+// Bookkeeping at any depth: sources, fit residuals, raw hwkernels data the values came from, the
+// priors of held parameters (what --param-samples draws from; no run reads them).
 bool bookkeeping(const std::string& key) {
-  return key == "provenance" || key == "fit" || key == "measurements";
+  return key == "provenance" || key == "fit" || key == "measurements" || key == "priors";
 }
 
 std::string join(const std::vector<std::string>& path) {

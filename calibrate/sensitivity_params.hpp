@@ -4,7 +4,8 @@
 // through objects such as a2a.<backend>), or a whole efficiency/rate curve ({"x": [...],
 // "eff": [...]}: every point of `eff` scaled by the same factor; the x grid is a shape axis, not
 // a parameter). Left out: identification (schema, name, transport, gpu), bookkeeping at any
-// depth (provenance, fit residuals, raw hwkernels "measurements"), booleans and strings.
+// depth (provenance, fit residuals, raw hwkernels "measurements", held parameters' "priors"),
+// booleans and strings.
 #include <optional>
 #include <string>
 #include <vector>

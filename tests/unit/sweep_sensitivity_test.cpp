@@ -15,7 +15,8 @@ TEST(CalibrateSensitivity, ParametersOfAProfileDocument) {
     "provenance": {"seed": 1}, "fit": {"rms_us": 3.0},
     "rdma_alpha_us": 10.0, "nvlink_alpha_us": 0.0,
     "a2a": {"cpu-proxy": {"latency_us": 10.0, "proxy_threads": 4, "intranode_nvlink": true,
-                          "measurements": {"rtt_us": 2.5}, "provenance": {"n": 3}},
+                          "measurements": {"rtt_us": 2.5}, "provenance": {"n": 3},
+                          "priors": {"fixed_us": {"lower": 0, "upper": 110, "basis": "b"}}},
             "ibgda": {"unsupported": "why"}},
     "kv_block_GBps": {"x": [65536.0, 131072.0], "eff": [100.0, 200.0], "x_unit": "bytes"}})");
   const auto ps = sensitivity_parameters("fabric", doc);
