@@ -146,5 +146,35 @@ TEST(ServingPrior, PriorDrawsAreUniformOnTheInterval) {
   EXPECT_TRUE(prior_overlays("roce-cx7", {held[0]}, 5, 11).empty());
 }
 
+// The RoCE side of the reference pair with no overlay: --param-samples draws only ibgda's
+// in-serving fixed cost from its prior [0, 110] µs, and every draw's mean TPOT lies between the
+// runs at the prior's two ends (a phase's fixed cost only adds time; common random numbers).
+TEST(ServingPrior, IntervalsFromThePriorAloneLieBetweenItsEnds) {
+  const std::vector<std::string> none = {"profile_overlays=[]"};
+  const Scenario s = load_scenario(data_root() + "/scenarios/glm51-2p2d-roce-quick.json", none);
+  const Json iv = prediction_intervals(s, s.seed, 4, 1);
+  EXPECT_TRUE(iv["overlays"].empty());
+  ASSERT_EQ(iv["priors"].size(), 1u);
+  EXPECT_EQ(iv["priors"][0]["parameter"], "fabric.a2a.ibgda.fixed_us");
+  EXPECT_EQ(iv["priors"][0]["upper"], 110.0);
+  auto tpot_at = [&](double fixed_us) {
+    const Json set = {{"a2a", {{"ibgda", {{"fixed_us", fixed_us}}}}}};
+    const ProfileOverlay o{"",
+                           {{"schema", kProfileOverlaySchema},
+                            {"name", "end of the prior"},
+                            {"provenance", {{"kind", "test"}}},
+                            {"profiles", {{"fabric", {{"profile", "roce-cx7"}, {"set", set}}}}}}};
+    return testing::metric(bench_summary(simulate_isolated(build_deployment(s, {o}), s.seed)),
+                           "mean_tpot_ms");
+  };
+  const double lo = tpot_at(0), hi = tpot_at(110);
+  ASSERT_EQ(iv["draws"]["mean_tpot_ms"].size(), 4u);
+  for (const auto& v : iv["draws"]["mean_tpot_ms"]) {
+    EXPECT_GE(v.get<double>(), lo);
+    EXPECT_LE(v.get<double>(), hi);
+  }
+  EXPECT_GT(hi, lo * 1.1);  // the prior moves TPOT: 2 phases x 110 us per layer of every forward
+}
+
 }  // namespace serving_prior_test
 }  // namespace pdsim
