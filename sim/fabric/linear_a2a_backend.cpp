@@ -65,6 +65,9 @@ void LinearA2ABackend::read_priors() {
     size_t i = 0;
     while (i < specs_.size() && specs_[i].name != key) ++i;
     if (i == specs_.size()) pr.fail("not a parameter of all-to-all backend '" + name_ + "'");
+    if (specs_[i].fitted_by_default)
+      pr.fail("a prior is for a held parameter (one microbenchmarks cannot identify); '" + key +
+              "' is fitted to the profile's rows");
     pr.expect_only({"lower", "upper", "basis"});
     A2AParamPrior p{pr.at("lower").number(), pr.at("upper").number(), pr.at("basis").string()};
     if (p.lower < specs_[i].lower)

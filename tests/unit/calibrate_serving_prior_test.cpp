@@ -92,6 +92,10 @@ TEST(ServingPrior, BackendReadsAndChecksItsPriors) {
   auto error = [&](const Json& priors) { return testing::input_error_of([&] { make(priors); }); };
   std::string e = error({{"spin_us", {{"lower", 0}, {"upper", 1}, {"basis", "x"}}}});
   EXPECT_NE(e.find("a2a.ibgda.priors.spin_us"), std::string::npos) << e;
+  e = error({{"wire_time_factor", {{"lower", 1}, {"upper", 2}, {"basis", "x"}}}});
+  EXPECT_NE(e.find("a2a.ibgda.priors.wire_time_factor': a prior is for a held parameter"),
+            std::string::npos)
+      << e;
   e = error({{"fixed_us", {{"lower", -5}, {"upper", 1}, {"basis", "x"}}}});
   EXPECT_NE(e.find("a2a.ibgda.priors.fixed_us.lower"), std::string::npos) << e;
   e = error({{"fixed_us", {{"lower", 20}, {"upper", 10}, {"basis", "x"}}}});
