@@ -91,9 +91,9 @@ TEST(CalibrateFitProfiles, RoceCx7EqualsItsFit) {
   o.name = "roce-cx7";
   o.transport = "rc";
   o.instance = "onprem-h200-cx7";
-  o.files = in_published({"deepep-ll-cx7-2025-06", "pplx-cx7-ll", "uccl-blog-rtt-roce",
-                          "roce-v2-framing", "nccl-allreduce-p5en", "uccl-ep-p5en-normal",
-                          "lmsys-deepep-serving-ib"});
+  o.files =
+      in_published({"deepep-ll-cx7-2025-06", "pplx-cx7-ll", "uccl-blog-rtt-roce", "roce-v2-framing",
+                    "nccl-allreduce-p5en", "uccl-ep-p5en-normal", "lmsys-deepep-serving-ib"});
   o.alternates =
       in_published({"pplx-deepep-cx7-ll", "deepep-ll-cx7-2025-02", "deepep-normal-intranode-h800"});
   check_profile_matches_fit(o);
