@@ -90,13 +90,13 @@ void relativise_files(Json& j) {
   }
 }
 
-std::string fmt(double v) {
+}  // namespace
+
+std::string fmt_g4(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
-
-}  // namespace
 
 std::string provenance_path(const std::string& path) {
   namespace fs = std::filesystem;
@@ -245,21 +245,21 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
         if (!v.is_number() || !r.block.contains(k)) continue;
         const double a = v.get<double>(), b = r.block[k].get<double>();
         if (std::abs(a - b) > 0.1 * std::max(std::abs(a), std::abs(b)))
-          msg += " " + k + " " + fmt(a) + " vs " + fmt(b) + ";";
+          msg += " " + k + " " + fmt_g4(a) + " vs " + fmt_g4(b) + ";";
       }
       disagreements.push_back(msg);
     }
     AlphaBetaFit aab = fit_alpha_beta({d});
     if (!aab.report.is_null()) {
       alt_fit[f]["rdma_alpha"] = aab.report;
-      disagreements.push_back(f + ": rdma_alpha_us " + fmt(aab.alpha_us) + " vs primary " +
-                              fmt(p.rdma_alpha_us));
+      disagreements.push_back(f + ": rdma_alpha_us " + fmt_g4(aab.alpha_us) + " vs primary " +
+                              fmt_g4(p.rdma_alpha_us));
     }
     NvlinkFit anv = fit_nvlink({d});
     if (anv.normal_a2a_GBps > 0) {
       alt_fit[f]["nvlink_normal_a2a_GBps"] = anv.normal_a2a_GBps;
-      disagreements.push_back(f + ": nvlink_normal_a2a_GBps " + fmt(anv.normal_a2a_GBps) +
-                              " vs primary " + fmt(p.nvlink_normal_a2a_GBps));
+      disagreements.push_back(f + ": nvlink_normal_a2a_GBps " + fmt_g4(anv.normal_a2a_GBps) +
+                              " vs primary " + fmt_g4(p.nvlink_normal_a2a_GBps));
     }
   }
   // Backends fitted on the same fabric imply their own fixed latency and achieved wire rate.
@@ -268,8 +268,8 @@ FabricProfile fit_fabric_profile(const ProfileFitOptions& opt) {
       std::string msg = i->first + " vs " + j->first + " (same fabric, different libraries):";
       for (const char* k : {"latency_us", "wire_time_factor"})
         if (i->second.block.contains(k) && j->second.block.contains(k))
-          msg += std::string(" ") + k + " " + fmt(i->second.block[k].get<double>()) + " vs " +
-                 fmt(j->second.block[k].get<double>()) + ";";
+          msg += std::string(" ") + k + " " + fmt_g4(i->second.block[k].get<double>()) + " vs " +
+                 fmt_g4(j->second.block[k].get<double>()) + ";";
       disagreements.push_back(msg);
     }
   if (!alt_fit.empty()) fit["alternates"] = alt_fit;
@@ -296,7 +296,7 @@ std::vector<std::string> unidentified_parameters(const FabricProfile& p) {
     if (!rep.is_object() || !rep.contains("parameters")) continue;
     for (const auto& [name, v] : rep["parameters"].items())
       if (v.is_object() && v.value("identified", true) == false)
-        out.push_back("a2a." + backend + "." + name + " = " + fmt(v.value("value", 0.0)) +
+        out.push_back("a2a." + backend + "." + name + " = " + fmt_g4(v.value("value", 0.0)) +
                       " is not identified by the rows (no row's time depends on it at the fit, so "
                       "it stays at its start, the lower bound); add rows that exercise it, or hold "
                       "it with --fix " +

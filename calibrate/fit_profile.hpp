@@ -28,4 +28,7 @@ std::vector<std::string> unidentified_parameters(const FabricProfile& p);
 // profile elsewhere gives the same bytes), else as given.
 std::string provenance_path(const std::string& path);
 
+// A fitted or published number in a profile's notes and messages: "%.4g".
+std::string fmt_g4(double v);
+
 }  // namespace pdsim

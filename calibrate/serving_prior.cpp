@@ -1,7 +1,6 @@
 #include "calibrate/serving_prior.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "calibrate/fit_profile.hpp"
 
@@ -9,12 +8,6 @@ namespace pdsim {
 namespace {
 
 constexpr const char* kProbe = "a2a_serving_excess";
-
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -48,11 +41,11 @@ ServingPrior serving_fixed_prior(const std::string& backend, const std::vector<J
       const double unit = r.at("unit_test_us").non_negative();
       if (serving < unit)
         r.at("serving_us")
-            .fail("expected the serving time >= unit_test_us (" + fmt(unit) +
+            .fail("expected the serving time >= unit_test_us (" + fmt_g4(unit) +
                   "): a serving system does not run a phase faster than the "
                   "library's own test");
       const double excess = serving - unit;
-      p.upper_us = p.found ? std::max(p.upper_us, excess) : excess;
+      p.upper_us = std::max(p.upper_us, excess);  // excess >= 0, upper starts at 0
       p.found = true;
       rows_json.push_back({{"file", provenance_path(d.file())},
                            {"row", i},
@@ -60,15 +53,15 @@ ServingPrior serving_fixed_prior(const std::string& backend, const std::vector<J
                            {"serving_us", serving},
                            {"unit_test_us", unit},
                            {"excess_us", excess}});
-      figures += (figures.empty() ? "" : "; ") + phase + " " + fmt(serving) + " us in serving vs " +
-                 fmt(unit) + " us in the unit test (" +
+      figures += (figures.empty() ? "" : "; ") + phase + " " + fmt_g4(serving) +
+                 " us in serving vs " + fmt_g4(unit) + " us in the unit test (" +
                  d.at("provenance").str_or("source", provenance_path(d.file())) + ")";
     }
   }
   if (!p.found) return p;
   p.lower_us = 0;
   p.value_us = 0.5 * (p.lower_us + p.upper_us);
-  p.basis = "uniform on [0, " + fmt(p.upper_us) + "] us per phase, value its mean: " + figures +
+  p.basis = "uniform on [0, " + fmt_g4(p.upper_us) + "] us per phase, value its mean: " + figures +
             ". The excess bounds the term from above (it also holds the wait for the slowest "
             "rank, which the routing samples model in part); the figure of one phase is taken "
             "for both";

@@ -58,18 +58,19 @@ std::string envelope_text(const Json& e) {
     s += "  Decode all-to-all parameters no fit set (held at the profile's value; no measured "
          "run chose them):\n";
     for (const auto& h : held) {
-      char buf[320];
-      const Json& pr = h["prior"];
-      if (pr.is_object())
-        std::snprintf(buf, sizeof buf,
-                      "    %-44s %g  (prior %g–%g from published serving figures; "
-                      "--param-samples draws it)\n",
-                      h.value("parameter", "").c_str(), h.value("value", 0.0),
-                      pr.value("lower", 0.0), pr.value("upper", 0.0));
-      else
-        std::snprintf(buf, sizeof buf, "    %-44s %g  (no published figure)\n",
-                      h.value("parameter", "").c_str(), h.value("value", 0.0));
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "    %-44s %g  ", h.value("parameter", "").c_str(),
+                    h.value("value", 0.0));
       s += buf;
+      const Json& pr = h["prior"];
+      if (pr.is_object()) {
+        std::snprintf(buf, sizeof buf,
+                      "(prior %g–%g from published serving figures; --param-samples draws it)\n",
+                      pr.value("lower", 0.0), pr.value("upper", 0.0));
+        s += buf;
+      } else {
+        s += "(no published figure)\n";
+      }
     }
   }
   const Json& iv = e["interval_90"];

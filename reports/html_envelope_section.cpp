@@ -76,13 +76,10 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                                    : std::string("its fit runs are not in the corpus")});
     for (const auto& h : e->value("held_parameters", Json::array())) {
       const Json pr = h.value("prior", Json());
-      if (pr.is_object())
-        held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0),
-                             pr.value("lower", 0.0), pr.value("upper", 0.0),
-                             pr.value("basis", "")});
-      else
-        held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0), nullptr,
-                             nullptr, "no published figure"});
+      const bool has = pr.is_object();
+      held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0),
+                           has ? pr["lower"] : Json(), has ? pr["upper"] : Json(),
+                           has ? pr.value("basis", "") : "no published figure"});
     }
   }
   if (verdict.rows.empty()) return;

@@ -1,6 +1,5 @@
 #include "reports/interval_report.hpp"
 
-#include <algorithm>
 #include <vector>
 
 #include "reports/breakdown.hpp"
@@ -45,11 +44,9 @@ Json paired_ratio_intervals(const Json& a, const Json& b) {
       if (da[k].is_number() && db[k].is_number() && da[k].get<double>() > 0)
         r.push_back(db[k].get<double>() / da[k].get<double>());
     if (r.empty()) continue;
-    std::sort(r.begin(), r.end());
-    out[key] = {{"p05", percentile_sorted(r, 5)},
-                {"p50", percentile_sorted(r, 50)},
-                {"p95", percentile_sorted(r, 95)},
-                {"pairs", r.size()}};
+    const size_t pairs = r.size();
+    const Band b = band_of(std::move(r));
+    out[key] = {{"p05", b.p05}, {"p50", b.p50}, {"p95", b.p95}, {"pairs", pairs}};
   }
   return out;
 }

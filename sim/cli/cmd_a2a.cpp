@@ -90,20 +90,16 @@ PDSIM_CLI_COMMAND(
             "Beyond the EP sizes, batch sizes and instance of the rows the profile's backend "
             "was fitted to (its provenance names them), these extrapolate.\n");
         // What a microbenchmark leaves out and a serving run adds (calibrate/a2a_rows.hpp).
-        if (const auto* lin = dynamic_cast<const LinearA2ABackend*>(backend.get())) {
-          const auto& specs = lin->param_specs();
-          for (size_t i = 0; i < specs.size(); ++i)
-            if (specs[i].name == "fixed_us" && lin->params()[i] > 0) {
-              const auto& pr = lin->priors()[i];
-              std::printf(
-                  "As a microbenchmark measures them: in serving, every phase also pays the "
-                  "profile's in-serving fixed cost fixed_us = %g us%s.\n",
-                  lin->params()[i],
-                  pr ? (" (prior " + std::to_string(static_cast<int>(pr->lower)) + "-" +
-                        std::to_string(static_cast<int>(pr->upper)) + " us)")
-                           .c_str()
-                     : "");
-            }
+        const auto* lin = dynamic_cast<const LinearA2ABackend*>(backend.get());
+        if (lin && lin->params()[lin->fixed_cost_index()] > 0) {
+          const double v = lin->params()[lin->fixed_cost_index()];
+          const auto& pr = lin->priors()[lin->fixed_cost_index()];
+          std::printf(
+              "As a microbenchmark measures them: in serving, every phase also pays the "
+              "profile's in-serving fixed cost fixed_us = %g us",
+              v);
+          if (pr) std::printf(" (prior %g-%g us)", pr->lower, pr->upper);
+          std::printf(".\n");
         }
         return 0;
       };

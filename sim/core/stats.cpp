@@ -72,4 +72,9 @@ Distribution describe(std::vector<double> v) {
   return d;
 }
 
+Band band_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {percentile_sorted(v, 5), percentile_sorted(v, 50), percentile_sorted(v, 95)};
+}
+
 }  // namespace pdsim

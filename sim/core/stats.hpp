@@ -12,6 +12,12 @@ double percentile_of(std::vector<double> v, double pct);  // pct in [0, 100]
 double percentile_sorted(const std::vector<double>& sorted, double pct);
 double max_of(const std::vector<double>& v);
 
+// The 5, 50 and 95 % points of a sample (the bands of seed and parameter intervals).
+struct Band {
+  double p05 = 0, p50 = 0, p95 = 0;
+};
+Band band_of(std::vector<double> v);  // v non-empty
+
 struct Distribution {
   double mean = 0, std = 0, median = 0, p90 = 0, p95 = 0, p99 = 0, min = 0, max = 0;
   std::size_t count = 0;

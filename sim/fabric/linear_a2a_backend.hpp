@@ -68,6 +68,8 @@ class LinearA2ABackend : public A2ABackend {
   const std::vector<double>& params() const { return theta_; }
   // One per parameter spec: its prior, where the profile declares one.
   const std::vector<std::optional<A2AParamPrior>>& priors() const { return priors_; }
+  // Index of the in-serving fixed cost `fixed_us` in the specs, params and priors.
+  size_t fixed_cost_index() const { return fixed_; }
 
   // The slowest rank's active terms: phase time = coef·θ + constant_us at the current θ.
   struct Linearized {

@@ -206,10 +206,8 @@ Json prediction_intervals(const Scenario& s, uint64_t seed, int samples, int job
     }
     if (v.empty()) continue;
     per_draw[m] = std::move(row);
-    std::sort(v.begin(), v.end());
-    metrics[m] = {{"p05", percentile_sorted(v, 5)},
-                  {"p50", percentile_sorted(v, 50)},
-                  {"p95", percentile_sorted(v, 95)}};
+    const Band b = band_of(std::move(v));
+    metrics[m] = {{"p05", b.p05}, {"p50", b.p50}, {"p95", b.p95}};
   }
   return {{"samples", samples},
           {"seed", seed},
