@@ -45,8 +45,8 @@ Json paired_ratio_intervals(const Json& a, const Json& b) {
         r.push_back(db[k].get<double>() / da[k].get<double>());
     if (r.empty()) continue;
     const size_t pairs = r.size();
-    const Band b = band_of(std::move(r));
-    out[key] = {{"p05", b.p05}, {"p50", b.p50}, {"p95", b.p95}, {"pairs", pairs}};
+    const Band q = band_of(std::move(r));
+    out[key] = {{"p05", q.p05}, {"p50", q.p50}, {"p95", q.p95}, {"pairs", pairs}};
   }
   return out;
 }
