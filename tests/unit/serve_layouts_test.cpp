@@ -251,6 +251,33 @@ TEST(LayoutDeployment, GraphReplayPadsTheBatchWithContextOneRows) {
   EXPECT_DOUBLE_EQ(cm.rank(0, s, 0).attn_verify, d.compute->decode_attention_layer(b).total_us());
 }
 
+TEST(LayoutDeployment, CaptureListIsCutToTheRequestPool) {
+  // SGLang get_batch_sizes_to_capture: above the pool, the pool size joins, then all above go.
+  EXPECT_EQ(capture_bs_within_pool({128}, 16), (std::vector<int>{16}));
+  EXPECT_EQ(capture_bs_within_pool({32, 8}, 16), (std::vector<int>{8, 16}));
+  EXPECT_EQ(capture_bs_within_pool({1, 2, 4, 8, 16}, 4), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(capture_bs_within_pool({1, 2, 4, 8, 16}, 16), (std::vector<int>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(capture_bs_within_pool({16, 8, 8}, 256), (std::vector<int>{8, 16}));
+  // Under DP attention with attention TP 8 only multiples of 8 stay (pool 32 joins [64]).
+  EXPECT_EQ(capture_bs_within_pool({1, 2, 4, 8, 12, 16, 64}, 32, 8), (std::vector<int>{8, 16, 32}));
+  EXPECT_EQ(capture_bs_within_pool({}, 16, 1), (std::vector<int>{}));  // graphs off
+  EXPECT_THROW(capture_bs_within_pool({1, 2, 4}, 4, 8), InfeasibleError);
+  // The DP decode role of the sweep: --cuda-graph-bs 128, --max-running-requests 256 over dp 16:
+  // a pool of 16 requests per rank, so the graph of 16 replays, and 3 requests pad to 16.
+  const Deployment d = build_deployment(load_scenario(dsr1("baseline-dp"), {}));
+  DecodeIterationTimer timer(d, 1);
+  EXPECT_EQ(timer.cuda_graph_bs(), (std::vector<int>{16}));
+  std::vector<RankState> ranks(16);
+  ranks[0].contexts = {300, 300, 300};
+  const FlowTracker none;
+  Rng rng(1);
+  const IterationTiming t = timer.time(IterationContext{0, ranks, none}, 0, rng);
+  EXPECT_TRUE(t.cuda_graph);
+  DecodeCostModel cm(d, 1);
+  EXPECT_DOUBLE_EQ(t.terms.attention_us / d.model.num_moe_layers(),
+                   cm.rank(0, ranks[0], 16).attn_verify);
+}
+
 TEST(LayoutDeployment, TpDecodeIterationPaysEveryLayersAllReduces) {
   const Deployment d = build_deployment(load_scenario(dsr1("baseline"), {}));
   DecodeIterationTimer timer(d, 1);

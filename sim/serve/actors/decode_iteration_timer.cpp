@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/core/error.hpp"
 #include "sim/fabric/a2a_fit_evidence.hpp"
 #include "sim/serve/cost/packet_phase_oracle.hpp"
 
@@ -25,6 +26,22 @@ std::vector<int> default_cuda_graph_bs(bool speculative, int max_bs) {
   return out;
 }
 
+std::vector<int> capture_bs_within_pool(std::vector<int> bs, int pool_size, int multiple) {
+  if (bs.empty()) return bs;  // CUDA graphs off
+  if (*std::max_element(bs.begin(), bs.end()) > pool_size) bs.push_back(pool_size);
+  std::erase_if(bs, [&](int b) { return b % multiple != 0 || b > pool_size; });
+  std::sort(bs.begin(), bs.end());
+  bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
+  if (bs.empty())
+    throw InfeasibleError(
+        "decode: no CUDA-graph batch size is a multiple of the attention TP "
+        "size " +
+        std::to_string(multiple) + " and at most the request pool " + std::to_string(pool_size) +
+        " (max_running_requests / dp); SGLang's get_batch_sizes_to_capture "
+        "asserts a non-empty list");
+  return bs;
+}
+
 DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
     : d_(d),
       cost_(d, seed),
@@ -36,10 +53,11 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
       slowest_rank_(d.scenario.tail.get<bool>("dp_imbalance")),
       eager_on_miss_(d.scenario.tail.get<bool>("cuda_graph_miss")) {
   const auto& dc = d.scenario.decode;
-  graph_bs_ = dc.cuda_graph_bs.empty()
-                  ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
-                  : dc.cuda_graph_bs;
-  std::sort(graph_bs_.begin(), graph_bs_.end());
+  graph_bs_ = capture_bs_within_pool(
+      dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
+                               : dc.cuda_graph_bs,
+      dc.max_running_requests / d.decode_layout.attn_dp,
+      d.decode_layout.attn_dp > 1 ? d.decode_layout.attn_tp : 1);
   // DP attention with dp = tp and an all-to-all MoE issues no collective: skip the memo.
   const std::vector<int> one(static_cast<size_t>(d.decode_layout.attn_dp), 1);
   for (const auto& op : forward_comms(d.decode_layout, d.model, one, one, false, true).ops)
