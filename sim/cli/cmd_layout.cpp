@@ -4,10 +4,13 @@
 // issues under it (models/layer_comms), and, with a collective profile, what those that cross
 // nodes cost (sim/fabric/collective_profile). Groups inside one node run over NVLink and are not
 // costed here.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
+#include "models/cuda_graph_capture.hpp"
 #include "models/hardware.hpp"
 #include "models/layer_comms.hpp"
 #include "sim/cli/command.hpp"
@@ -23,16 +26,19 @@ struct LayoutArgs {
   bool extend = false, no_graph = false;
 };
 
-int int_flag(const pdsim::ParsedArgs& a, const std::string& name, int def) {
-  auto it = a.values.find(name);
-  if (it == a.values.end() || it->second.empty()) return def;
-  const std::string& v = it->second.back();
+int int_value(const std::string& name, const std::string& v) {
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6)
     throw pdsim::InputError("<flags>", name, "a positive integer, got '" + v + "'");
   return std::stoi(v);
 }
 
-pdsim::SglangParallelFlags parse_flags(const std::string& text) {
+int int_flag(const pdsim::ParsedArgs& a, const std::string& name, int def) {
+  auto it = a.values.find(name);
+  if (it == a.values.end() || it->second.empty()) return def;
+  return int_value(name, it->second.back());
+}
+
+pdsim::ParsedArgs parse_launch(const std::string& text) {
   using pdsim::ArgKind;
   const std::vector<pdsim::ArgSpec> specs = {
       {"--tp-size", ArgKind::kValue, {"--tp", "--tensor-parallel-size"}},
@@ -45,9 +51,14 @@ pdsim::SglangParallelFlags parse_flags(const std::string& text) {
       {"--moe-a2a-backend", ArgKind::kValue, {}},
       {"--deepep-mode", ArgKind::kValue, {}},
       {"--moe-dense-tp-size", ArgKind::kValue, {}},
-      {"--speculative-algorithm", ArgKind::kValue, {}}};
-  const pdsim::ParsedArgs a =
-      pdsim::parse_args(pdsim::split_command_line(text, "<flags>"), specs, "<flags>");
+      {"--speculative-algorithm", ArgKind::kValue, {}},
+      {"--cuda-graph-bs", ArgKind::kList, {}},
+      {"--max-running-requests", ArgKind::kValue, {}},
+      {"--disable-cuda-graph", ArgKind::kSwitch, {}}};
+  return pdsim::parse_args(pdsim::split_command_line(text, "<flags>"), specs, "<flags>");
+}
+
+pdsim::SglangParallelFlags parallel_flags(const pdsim::ParsedArgs& a) {
   pdsim::SglangParallelFlags f;
   f.tp = int_flag(a, "--tp-size", 1);
   f.dp = int_flag(a, "--dp-size", 1);
@@ -62,6 +73,34 @@ pdsim::SglangParallelFlags parse_flags(const std::string& text) {
   if (a.has("--speculative-algorithm"))
     f.speculative_algorithm = a.values.at("--speculative-algorithm").back();
   return f;
+}
+
+// With --cuda-graph-bs, a decode replay pads every group to the smallest captured size that
+// holds the largest group (SGLang pads to the maximum over DP ranks); the list is cut to the
+// request pool as SGLang cuts it. Returns the line to print ("" without --cuda-graph-bs).
+std::string pad_to_graph(const pdsim::ParsedArgs& a, const pdsim::SglangParallel& p,
+                         std::vector<int>& tokens, bool& graph) {
+  if (!graph || !a.has("--cuda-graph-bs")) return "";
+  std::vector<int> bs;
+  for (const auto& v : a.values.at("--cuda-graph-bs"))
+    bs.push_back(int_value("--cuda-graph-bs", v));
+  const int mrr = int_flag(a, "--max-running-requests", 0);
+  const int pool = mrr > 0 ? mrr / p.attn_dp : std::numeric_limits<int>::max();
+  bs = pdsim::capture_bs_within_pool(bs, pool, p.attn_dp > 1 ? p.attn_tp : 1);
+  std::ostringstream o;
+  o << "CUDA graph: captures [";
+  for (size_t i = 0; i < bs.size(); ++i) o << (i ? ", " : "") << bs[i];
+  o << "]" << (mrr > 0 ? " (request pool " + std::to_string(pool) + " per DP rank)" : "");
+  const int most = *std::max_element(tokens.begin(), tokens.end());
+  if (most > bs.back()) {
+    graph = false;
+    o << "; " << most << " tokens exceed it: the forward runs eagerly";
+  } else {
+    const int pad = *std::lower_bound(bs.begin(), bs.end(), most);
+    tokens.assign(tokens.size(), pad);
+    o << "; the replay pads every group to " << pad;
+  }
+  return o.str();
 }
 
 std::string bytes_text(double b) {
@@ -95,8 +134,9 @@ PDSIM_CLI_COMMAND(
         using namespace pdsim;
         const ModelConfig m = load_model(a->model, "<command line>", "--model");
         const InstanceType inst = load_instance(a->instance, "<command line>", "--instance-type");
+        const ParsedArgs launch = parse_launch(a->flags);
         const SglangParallel p =
-            resolve_sglang_parallel(parse_flags(a->flags), m, "<flags>", "launch_server");
+            resolve_sglang_parallel(parallel_flags(launch), m, "<flags>", "launch_server");
         const auto per_group = [&](std::vector<int> v) {
           if (v.size() == 1) v.assign(static_cast<size_t>(p.attn_dp), v[0]);
           if (static_cast<int>(v.size()) != p.attn_dp)
@@ -105,9 +145,11 @@ PDSIM_CLI_COMMAND(
                 "one value, or one per DP-attention group (" + std::to_string(p.attn_dp) + ")");
           return v;
         };
-        const std::vector<int> tokens = per_group(a->tokens);
+        std::vector<int> tokens = per_group(a->tokens);
+        bool graph = !a->no_graph && !a->extend && !launch.has("--disable-cuda-graph");
+        const std::string graph_line = pad_to_graph(launch, p, tokens, graph);
         const std::vector<int> lm = a->lm_tokens.empty() ? tokens : per_group(a->lm_tokens);
-        const ForwardComms c = forward_comms(p, m, tokens, lm, a->extend, !a->no_graph);
+        const ForwardComms c = forward_comms(p, m, tokens, lm, a->extend, graph);
         std::optional<CollectiveProfile> prof;
         if (!a->collective.empty())
           prof = load_collective_profile(a->collective, "<command line>", "--collective");
@@ -145,6 +187,7 @@ PDSIM_CLI_COMMAND(
                   << p.moe_tp << (p.moe_a2a ? " (all-to-all: " + p.flags.moe_a2a_backend + ")" : "")
                   << ", dense MLP TP " << p.dense_tp << ", LM head TP " << p.lm_head_tp << "\n";
         for (const auto& adj : p.adjustments) std::cout << "SGLang adjusts: " << adj << "\n";
+        if (!graph_line.empty()) std::cout << graph_line << "\n";
         if (!c.padding.empty()) std::cout << "DP gather padding: " << c.padding << "\n";
         std::cout << "MoE tokens per rank: " << c.moe_tokens_per_rank << "\n";
         std::cout << std::left << std::setw(13) << "step" << std::setw(7) << "layer"

@@ -97,6 +97,10 @@ expect collective-fit 0 "all_reduce, 8 ranks on 1 node: 1 regime(s); max |busbw 
 expect collective-own 0 "67108864             0       365.6      321.22      0.3%" -- "$PDSIM" collective "$T/coll.json" --ranks 8 --nodes 1 --bytes 64M
 expect collective-outside 0 "* outside what was measured: all_reduce measured over 16 ranks on 2 nodes, asked for 32 on 4" -- "$PDSIM" collective nccl-2.23-ofi-1.19-efa --ranks 32 --nodes 4 --bytes 1M
 expect layout-tp16 0 "prepare_mlp  moe    all_reduce     tp           16       458752     58        91.2" -- "$PDSIM" layout --flags "--tp-size 16 --nnodes 2" --model deepseek-v3 --tokens 32 --collective nccl-2.23-ofi-1.19-efa
+# --cuda-graph-bs 128 with --max-running-requests 256 at dp 16: SGLang captures [16] (the pool),
+# so 2 tokens per group replay as 16 and the gathers carry 16 x 16 x 7168 x 2 B = 3670016 B.
+expect layout-graph-pool 0 "CUDA graph: captures [16] (request pool 16 per DP rank); the replay pads every group to 16" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1 --ep-size 16 --cuda-graph-bs 128 --max-running-requests 256 --nnodes 2" --model deepseek-v3 --tokens 2
+expect layout-graph-gather 0 "prepare_mlp  moe    all_gather     tp           16      3670016     58" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1 --ep-size 16 --cuda-graph-bs 128 --max-running-requests 256 --nnodes 2" --model deepseek-v3 --tokens 2
 expect layout-sglang-rule 2 "field 'launch_server --dp-size': a divisor of --tp-size with --enable-dp-attention (server_args.py _handle_data_parallelism" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 6 --enable-dp-attention --nnodes 2" --model deepseek-v3
 expect collective-bad-size 2 "field '--bytes': a size such as 8192, 8K, 1M or 8G, got '1X'" -- "$PDSIM" collective nccl-2.23-ofi-1.19-efa --bytes 1M --bytes 1X
 # Run facts DeepEP output lacks, added at import (calibrate/import_parameters.hpp).

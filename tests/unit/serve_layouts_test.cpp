@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include "models/cuda_graph_capture.hpp"
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/serve/actors/decode_iteration_timer.hpp"
