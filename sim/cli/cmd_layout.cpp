@@ -154,14 +154,10 @@ PDSIM_CLI_COMMAND(
         if (!a->collective.empty())
           prof = load_collective_profile(a->collective, "<command line>", "--collective");
         const int gpn = inst.gpus_per_node;
-        const auto has_curve = [&](const std::string& op) {
-          for (const auto& k : prof->curves)
-            if (k.op == op) return true;
-          return false;
-        };
         // Every row costed before anything is printed: an error is the only output.
         std::vector<std::string> costs, notes;
         double total_us = 0;
+        bool estimated = false;
         for (const CommOp& o : c.ops) {
           std::string cost = "NVLink";
           const int nodes = (o.ranks + gpn - 1) / gpn;
@@ -169,13 +165,13 @@ PDSIM_CLI_COMMAND(
             cost = "backend";  // the all-to-all backends cost it (sim/fabric)
           } else if (nodes > 1 && !prof) {
             cost = "-";
-          } else if (nodes > 1 && !has_curve(o.op)) {
-            cost = "no curve";
           } else if (nodes > 1) {
-            const CollectivePrediction r = predict_collective(*prof, o.op, o.bytes, o.ranks, nodes);
+            const CollectiveEstimate e = estimate_collective(*prof, o.op, o.bytes, o.ranks, nodes);
+            const CollectivePrediction& r = e.prediction;
             std::ostringstream t;
             t << std::fixed << std::setprecision(1) << r.time_us;
-            cost = t.str() + (r.outside.empty() ? "" : "*");
+            cost = t.str() + (e.from_all_reduce ? "~" : "") + (r.outside.empty() ? "" : "*");
+            estimated = estimated || e.from_all_reduce;
             total_us += r.time_us * o.count;
             for (const auto& n : r.outside)
               if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(n);
@@ -203,8 +199,11 @@ PDSIM_CLI_COMMAND(
                     << std::setw(7) << o.count << std::setw(12) << costs[i] << "\n";
         }
         if (prof)
-          std::cout << "cross-node collectives with a curve, per forward: " << std::fixed
-                    << std::setprecision(1) << total_us << " us (" << prof->name << ")\n";
+          std::cout << "cross-node collectives per forward: " << std::fixed << std::setprecision(1)
+                    << total_us << " us (" << prof->name << ")\n";
+        if (estimated)
+          std::cout << "~ no curve for this op in the profile: half an all-reduce of the same "
+                       "buffer (as pdsim run costs it)\n";
         for (const auto& n : notes) std::cout << "* outside what was measured: " << n << "\n";
         return 0;
       };

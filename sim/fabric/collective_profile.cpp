@@ -1,5 +1,6 @@
 #include "sim/fabric/collective_profile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -98,6 +99,22 @@ CollectivePrediction predict_collective(const CollectiveProfile& p, const std::s
   if (i > 0) across(c->regimes[i - 1], c->regimes[i - 1]);
   if (i + 1 < c->regimes.size()) across(c->regimes[i], c->regimes[i + 1]);
   return out;
+}
+
+CollectiveEstimate estimate_collective(const CollectiveProfile& p, const std::string& op,
+                                       double bytes, int ranks, int nodes) {
+  CollectiveEstimate e;
+  const bool own = std::any_of(p.curves.begin(), p.curves.end(),
+                               [&](const CollectiveCurve& c) { return c.op == op; });
+  if (own || op == "all_reduce") {
+    e.prediction = predict_collective(p, op, bytes, ranks, nodes);
+    return e;
+  }
+  collective_bus_factor(op, ranks);  // InputError for an op that is not a collective
+  e.from_all_reduce = true;
+  e.prediction = predict_collective(p, "all_reduce", bytes, ranks, nodes);
+  e.prediction.time_us *= 0.5;  // busbw_GBps unchanged: same bus bandwidth, half the bus bytes
+  return e;
 }
 
 CollectiveProfile collective_profile_from_json(const Json& doc, const std::string& file) {

@@ -149,6 +149,20 @@ struct CollectivePrediction {
 CollectivePrediction predict_collective(const CollectiveProfile& p, const std::string& op,
                                         double bytes, int ranks, int nodes);
 
+// What `op` costs from the profile: its own curve where the profile has one; else, for an
+// all_gather or reduce_scatter, half an all-reduce of the same buffer (it moves half an
+// all-reduce's bus bytes; NCCL's own cost model puts a 16-rank two-node ring all-gather's latency
+// at about 0.6 of the all-reduce's, so halving the latency too is the closer of the two round
+// rules; no all_gather_perf was measured). `from_all_reduce` says which; the all-reduce curve's
+// uncertainty is kept and the decomposition adds an unquantified one. The one rule `pdsim run`
+// and `pdsim layout` use.
+struct CollectiveEstimate {
+  CollectivePrediction prediction;
+  bool from_all_reduce = false;
+};
+CollectiveEstimate estimate_collective(const CollectiveProfile& p, const std::string& op,
+                                       double bytes, int ranks, int nodes);
+
 CollectiveProfile collective_profile_from_json(const Json& doc, const std::string& file);
 CollectiveProfile load_collective_profile(const std::string& name_or_path,
                                           const std::string& from_file = "",

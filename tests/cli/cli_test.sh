@@ -101,6 +101,9 @@ expect layout-tp16 0 "prepare_mlp  moe    all_reduce     tp           16       4
 # so 2 tokens per group replay as 16 and the gathers carry 16 x 16 x 7168 x 2 B = 3670016 B.
 expect layout-graph-pool 0 "CUDA graph: captures [16] (request pool 16 per DP rank); the replay pads every group to 16" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1 --ep-size 16 --cuda-graph-bs 128 --max-running-requests 256 --nnodes 2" --model deepseek-v3 --tokens 2
 expect layout-graph-gather 0 "prepare_mlp  moe    all_gather     tp           16      3670016     58" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1 --ep-size 16 --cuda-graph-bs 128 --max-running-requests 256 --nnodes 2" --model deepseek-v3 --tokens 2
+# With no all_gather curve the gathers are costed as pdsim run costs them (half an all-reduce of
+# the buffer: 0.5 x (86.5 + 2 x 15/16 x 3670016 / 181.05 kB/us) = 62.2 us), marked "~".
+expect layout-graph-estimate 0 "prepare_mlp  moe    all_gather     tp           16      3670016     58       62.2~" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 16 --enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1 --ep-size 16 --cuda-graph-bs 128 --max-running-requests 256 --nnodes 2" --model deepseek-v3 --tokens 2 --collective nccl-2.23-ofi-1.19-efa
 expect layout-sglang-rule 2 "field 'launch_server --dp-size': a divisor of --tp-size with --enable-dp-attention (server_args.py _handle_data_parallelism" -- "$PDSIM" layout --flags "--tp-size 16 --dp-size 6 --enable-dp-attention --nnodes 2" --model deepseek-v3
 expect collective-bad-size 2 "field '--bytes': a size such as 8192, 8K, 1M or 8G, got '1X'" -- "$PDSIM" collective nccl-2.23-ofi-1.19-efa --bytes 1M --bytes 1X
 # Run facts DeepEP output lacks, added at import (calibrate/import_parameters.hpp).

@@ -68,6 +68,15 @@ TEST(CollectiveCost, AcrossNodesFromTheProfileAllGatherAsHalfAnAllReduce) {
   EXPECT_EQ(s.at("estimated_from_all_reduce"), Json::array({"all_gather"}));
   EXPECT_EQ(s.at("outside_measured_calls"), 0);
   EXPECT_DOUBLE_EQ(s.at("profile_rms_rel_error").get<double>(), 0.1);  // every call 10 %
+  // The rule itself (pdsim layout prints the same): an all_reduce is its curve, an all_gather
+  // without one half of it; an op that is no collective is refused.
+  const CollectiveEstimate ar = estimate_collective(p, "all_reduce", 1e6, 16, 2);
+  EXPECT_FALSE(ar.from_all_reduce);
+  EXPECT_NEAR(ar.prediction.time_us, 109.375, 1e-9);
+  const CollectiveEstimate rs = estimate_collective(p, "reduce_scatter", 1e6, 16, 2);
+  EXPECT_TRUE(rs.from_all_reduce);
+  EXPECT_NEAR(rs.prediction.time_us, 54.6875, 1e-9);
+  EXPECT_THROW(estimate_collective(p, "broadcast", 1e6, 16, 2), InputError);
 }
 
 TEST(LayoutDeployment, TpAttentionAcrossNodesWithoutAllToAll) {

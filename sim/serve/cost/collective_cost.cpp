@@ -9,16 +9,6 @@ CollectiveCost::CollectiveCost(const FabricProfile& fabric, const CollectiveProf
                                int gpus_per_node)
     : fabric_(fabric), profile_(cross_node), gpus_per_node_(gpus_per_node) {}
 
-namespace {
-
-bool has_curve(const CollectiveProfile& p, const std::string& op) {
-  for (const auto& c : p.curves)
-    if (c.op == op) return true;
-  return false;
-}
-
-}  // namespace
-
 double CollectiveCost::op_us(const CommOp& op) {
   if (op.op == "all_to_all" || op.ranks <= 1 || !(op.bytes > 0)) return 0;
   const int nodes = (op.ranks + gpus_per_node_ - 1) / gpus_per_node_;
@@ -33,22 +23,18 @@ double CollectiveCost::op_us(const CommOp& op) {
   if (!profile_)
     throw InfeasibleError("a " + op.op + " over " + std::to_string(op.ranks) + " ranks on " +
                           std::to_string(nodes) + " nodes needs fabric.collective_profile");
-  std::string curve_op = op.op;
-  double scale = 1;
-  if (op.op != "all_reduce" && !has_curve(*profile_, op.op)) {
-    curve_op = "all_reduce";
-    scale = 0.5;
-    estimated_.insert(op.op);
-  }
-  const CollectivePrediction p = predict_collective(*profile_, curve_op, op.bytes, op.ranks, nodes);
+  const CollectiveEstimate e = estimate_collective(*profile_, op.op, op.bytes, op.ranks, nodes);
+  const CollectivePrediction& p = e.prediction;
+  if (e.from_all_reduce) estimated_.insert(op.op);
   if (!p.outside.empty()) ++outside_calls_;
   // The regime's RMS relative error, weighted by time (an estimate from the all-reduce curve
   // keeps that curve's error: the decomposition itself adds an unquantified one).
-  weighted_time_us_ += scale * p.time_us;
-  weighted_error_us_ += scale * p.time_us * p.rel_uncertainty;
+  weighted_time_us_ += p.time_us;
+  weighted_error_us_ += p.time_us * p.rel_uncertainty;
+  const std::string curve_op = e.from_all_reduce ? "all_reduce" : op.op;
   for (const auto& why : p.outside)
     if (outside_.size() < kOutsideKept) outside_.insert(curve_op + ": " + why);
-  return scale * p.time_us;
+  return p.time_us;
 }
 
 double CollectiveCost::forward_us(const ForwardComms& f) {
