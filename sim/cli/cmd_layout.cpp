@@ -81,6 +81,8 @@ pdsim::SglangParallelFlags parallel_flags(const pdsim::ParsedArgs& a) {
 std::string pad_to_graph(const pdsim::ParsedArgs& a, const pdsim::SglangParallel& p,
                          std::vector<int>& tokens, bool& graph) {
   if (!graph || !a.has("--cuda-graph-bs")) return "";
+  if (a.has("--speculative-algorithm"))  // a replay holds requests x draft tokens: not padded here
+    return "CUDA graph: --tokens taken as given (a speculative replay pads requests, not tokens)";
   std::vector<int> bs;
   for (const auto& v : a.values.at("--cuda-graph-bs"))
     bs.push_back(int_value("--cuda-graph-bs", v));
