@@ -15,14 +15,14 @@ down 2048 -> 7168) and with pure TP16 MoE (256 experts, each split 16 ways: 7168
 Timing: 20 calls captured in a CUDA graph, replayed after warm-up, CUDA events; the weights
 (235-470 MB per call) are far above L2, so every call streams them from HBM. Correctness: every
 shape's output against a float64 reference of the dequantised operands on sampled rows.
-eff = max(flops / FP8 peak, bytes / HBM) / time with the datasheet peaks of
-models/catalog/gpu/h200.json and bytes as models/ffn_ops.cpp counts experts.gate_up/down:
+eff = max(flops / FP8 peak, bytes / HBM) / time with the datasheet peaks of the GPU's entry in
+models/catalog/gpu (h200.json, h100.json: fp8_dense_tflops, hbm_GBps) and bytes as models/ffn_ops.cpp counts experts.gate_up/down:
 weights with their block scales, FP8 activations with their scales, BF16 outputs.
 
 Usage: python3 hwkernels/fused_moe_triton.py OUT.json
 """
 import json
-import math
+import os
 import sys
 import time
 
@@ -30,9 +30,18 @@ import torch
 import triton
 import triton.language as tl
 
-# Datasheet peaks (models/catalog/gpu/h200.json, h100.json): dense FP8 FLOP/s, HBM B/s.
-PEAKS = {"H200": (1979e12, 4.8e12), "H100": (1979e12, 3.35e12)}
+CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models", "catalog", "gpu")
 GROUP = 128
+
+
+def datasheet_peaks(device_name):
+    """Dense FP8 FLOP/s and HBM B/s of the catalog entry whose name the device's name holds."""
+    for entry in ("h200", "h100"):
+        if entry.upper() in device_name:
+            with open(os.path.join(CATALOG, entry + ".json")) as f:
+                g = json.load(f)
+            return g["fp8_dense_tflops"] * 1e12, g["hbm_GBps"] * 1e9
+    sys.exit(f"no models/catalog/gpu entry for {device_name}")
 
 
 @triton.jit
@@ -153,10 +162,7 @@ def main():
     out_path = sys.argv[1]
     torch.manual_seed(0)
     props = torch.cuda.get_device_properties(0)
-    key = next((k for k in PEAKS if k in props.name), None)
-    if key is None:
-        sys.exit(f"no datasheet peaks for {props.name}")
-    FP8_PEAK, HBM = PEAKS[key]
+    FP8_PEAK, HBM = datasheet_peaks(props.name)
     result = {"what": __doc__.strip().splitlines()[0], "gpu": props.name,
               "torch": torch.__version__, "triton": triton.__version__,
               "cuda": torch.version.cuda, "peaks_used": {"fp8": FP8_PEAK, "hbm": HBM},

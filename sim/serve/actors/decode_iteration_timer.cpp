@@ -22,8 +22,7 @@ DecodeIterationTimer::DecodeIterationTimer(const Deployment& d, uint64_t seed)
   graph_bs_ = capture_bs_within_pool(
       dc.cuda_graph_bs.empty() ? default_cuda_graph_bs(d.passes.speculative, dc.cuda_graph_max_bs)
                                : dc.cuda_graph_bs,
-      dc.max_running_requests / d.decode_layout.attn_dp,
-      d.decode_layout.attn_dp > 1 ? d.decode_layout.attn_tp : 1);
+      d.request_pool_per_rank, d.decode_layout.attn_dp > 1 ? d.decode_layout.attn_tp : 1);
   // DP attention with dp = tp and an all-to-all MoE issues no collective: skip the memo.
   const std::vector<int> one(static_cast<size_t>(d.decode_layout.attn_dp), 1);
   for (const auto& op : forward_comms(d.decode_layout, d.model, one, one, false, true).ops)

@@ -153,7 +153,8 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
                          "): each DP-attention rank gets floor(max_running_requests / dp) "
                          "requests, and " +
                          std::to_string(s.decode.max_running_requests) + " gives 0");
-  d.max_requests_per_rank = s.decode.max_running_requests / L.attn_dp;
+  d.request_pool_per_rank = s.decode.max_running_requests / L.attn_dp;
+  d.max_requests_per_rank = d.request_pool_per_rank;
   // DeepEP's low-latency buffers hold ll_max_dispatch_tokens_per_rank per GPU; an attention TP
   // group scatters its tokens over its GPUs before dispatch.
   if (d.model.is_moe() && L.moe_a2a)

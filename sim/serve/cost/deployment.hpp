@@ -41,7 +41,8 @@ struct Deployment {
   std::shared_ptr<const CollectiveProfile> collective;  // fabric.collective_profile; null: none
   MemoryPlan prefill_memory, decode_memory;
   int decode_ranks = 0;           // DP-attention ranks per decode instance (1 without DP attention)
-  int max_requests_per_rank = 0;  // min(max_running/dp, LL dispatch buffer / query tokens)
+  int request_pool_per_rank = 0;  // SGLang's req_to_token_pool.size: max_running_requests / dp
+  int max_requests_per_rank = 0;  // min(request pool, LL dispatch buffer / query tokens)
   double kv_bytes_per_token = 0;  // all layers
   double kv_block_bytes = 0;      // transfer engine block (one page of one layer by default)
   int kv_nics = 0;                // per prefill node
