@@ -48,8 +48,6 @@ const std::vector<std::pair<std::string, std::string>>& server_no_effect() {
       {"--disaggregation-bootstrap-port", "KV bootstrap address"},
       {"--disaggregation-ib-device",
        "NIC names (rails are scenario fields: prefill.kv_nics, decode.a2a_nics)"},
-      {"--disable-radix-cache",
-       "the random dataset shares no prefixes, so the radix cache never hits"},
       {"--speculative-draft-model-path", "the draft is the model's own MTP layer in pdsim"},
       {"--log-level", "logging"},
       {"--decode-log-interval", "logging"},
@@ -93,10 +91,21 @@ const std::vector<ArgSpec>& server_specs() {
                     : f.kind == sglang_fields::ServerFlag::kList ? list(f.flag)
                                                                  : v(f.flag));
     }
-    return with_no_effect(std::move(out), server_no_effect(),
-                          {"--trust-remote-code", "--disable-radix-cache"});
+    return with_no_effect(std::move(out), server_no_effect(), {"--trust-remote-code"});
   }();
   return specs;
+}
+
+const std::vector<std::pair<std::string, std::string>>& decode_no_effect() {
+  static const std::vector<std::pair<std::string, std::string>> list_ = [] {
+    auto out = server_no_effect();
+    // prefill.disable_radix_cache reads it from the prefill line.
+    out.emplace_back("--disable-radix-cache",
+                     "SGLang forces it on a PD decode server (server_args.py "
+                     "_handle_disaggregation: chunk cache for decode), which prefills nothing");
+    return out;
+  }();
+  return list_;
 }
 
 const std::vector<std::pair<std::string, std::string>>& router_no_effect() {

@@ -14,6 +14,8 @@ namespace pdsim::sglang {
 const std::vector<ArgSpec>& server_specs();
 // launch_server flags known to have no effect on the performance model, with the reason.
 const std::vector<std::pair<std::string, std::string>>& server_no_effect();
+// server_no_effect() and the flags that set a prefill-only field, as read on the decode line.
+const std::vector<std::pair<std::string, std::string>>& decode_no_effect();
 // sglang_router flags (PD mode).
 const std::vector<ArgSpec>& router_specs();
 const std::vector<std::pair<std::string, std::string>>& router_no_effect();

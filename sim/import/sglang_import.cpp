@@ -249,7 +249,7 @@ Json import_sglang(const SglangCommandLines& lines) {
                    {"router", lines.router}};
   Json sg = Json::object();
   sg["prefill"] = record_flags(pf, "prefill", sglang::server_no_effect(), log);
-  sg["decode"] = record_flags(df, "decode", sglang::server_no_effect(), log);
+  sg["decode"] = record_flags(df, "decode", sglang::decode_no_effect(), log);
   out["prefill"] = import_prefill(pf, log);
   out["decode"] = import_decode(df, log);
   int np = 1, nd = 1;

@@ -33,6 +33,8 @@ struct WorkloadConfig {
   int num_prompts = 1000;
   double request_rate = std::numeric_limits<double>::infinity();  // inf = all at once
   int max_concurrency = 0;                                        // 0 = not set
+  int warmup_requests = 1;
+  bool flush_cache = false;
 
   template <class V>
   static void declare(V& v) {
@@ -72,6 +74,17 @@ struct WorkloadConfig {
              .min = 0,
              .nullable = true,
              .sglang = flag("--max-concurrency")});
+    v.field(&W::warmup_requests, "warmup_requests",
+            {.help = "requests bench_serving sends before the measured run, each with the first "
+                     "request's prompt (not measured); with the prefill's radix cache on and no "
+                     "flush, the first measured request finds its prompt cached "
+                     "(sim/serve/entities/warmup_prefix.hpp)",
+             .unit = "requests",
+             .min = 0,
+             .sglang = flag("--warmup-requests")});
+    v.field(&W::flush_cache, "flush_cache",
+            {.help = "bench_serving flushes the server's prefix cache after the warmup",
+             .sglang = {.flag = "--flush-cache", .absent = "false"}});
   }
   static void validate(WorkloadConfig& w, const JsonNode& n);
 };
@@ -151,6 +164,7 @@ struct PrefillConfig {
   std::string moe_a2a_backend = "deepep";
   std::string a2a_backend;  // "" = fabric.a2a_backend
   int chunked_prefill_size = 16384;
+  bool disable_radix_cache = false;
   int max_running_requests = 128;
   double mem_fraction_static = 0.85;
   std::string kv_transfer_backend = "mooncake";
@@ -232,6 +246,12 @@ struct PrefillConfig {
              .unit = "tokens",
              .min = 1,
              .sglang = flag("--chunked-prefill-size")});
+    v.field(&P::disable_radix_cache, "disable_radix_cache",
+            {.help = "no prefix cache on the prefill; on (SGLang's default), a prompt that "
+                     "repeats one already prefilled computes only its uncached tail. The random "
+                     "dataset's prompts share no prefix, but bench_serving's warmup repeats the "
+                     "first one (workload.warmup_requests)",
+             .sglang = {.flag = "--disable-radix-cache", .absent = "false"}});
     v.field(&P::max_running_requests, "max_running_requests",
             {.help = "recorded; the chunk budget limits prefill first",
              .unit = "requests",

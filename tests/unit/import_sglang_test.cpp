@@ -87,6 +87,20 @@ TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
   EXPECT_EQ(out["decode"]["enable_dp_lm_head"], true);
 }
 
+// --disable-radix-cache sets the prefill's field from the prefill line (the warmup-prefix rule
+// reads it); on the decode line, which prefills nothing, it is listed as without effect.
+TEST(ImportSglang, RadixCacheSwitchIsAPrefillFieldAndIgnoredOnDecode) {
+  const std::string off = " --disable-radix-cache";
+  const Json on = import_sglang({kPrefill, kDecode, kRouter});
+  EXPECT_EQ(on["prefill"]["disable_radix_cache"], false);
+  const Json out = import_sglang({kPrefill + off, kDecode + off, kRouter});
+  EXPECT_EQ(out["prefill"]["disable_radix_cache"], true);
+  EXPECT_EQ(out["sglang"]["prefill"]["--disable-radix-cache"], true);
+  EXPECT_FALSE(has_ignored(out, "prefill", "--disable-radix-cache"));
+  EXPECT_TRUE(has_ignored(out, "decode", "--disable-radix-cache"));
+  EXPECT_FALSE(out["sglang"]["decode"].contains("--disable-radix-cache"));
+}
+
 // The generic mapping from a field's declaration: text out, value in, SGLang's default when the
 // flag is absent, nothing when SGLang picks the value itself.
 TEST(ImportSglang, DeclaredFieldsMapBothWays) {

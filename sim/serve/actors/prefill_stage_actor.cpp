@@ -28,7 +28,7 @@ Chunk PrefillStageActor::form_chunk(PrefillInstance& p) {
       keep.push_back(id);
       continue;
     }
-    if (q.prefilled == 0) q.rec.prefill_start_s = sg4::Engine::get_clock();
+    if (q.rec.prefill_start_s < 0) q.rec.prefill_start_s = sg4::Engine::get_clock();
     const int left = q.spec.input_len - q.prefilled;
     const int take = std::min(left, b);
     c.pieces.push_back({id, {q.prefilled, take}, take == left, q.prefill_dp_rank});

@@ -10,6 +10,7 @@
 #include "sim/serve/actors/elastic_router.hpp"
 #include "sim/serve/actors/elastic_summary.hpp"
 #include "sim/serve/actors/prefill_stage_actor.hpp"
+#include "sim/serve/entities/warmup_prefix.hpp"
 
 namespace pdsim {
 namespace sg4 = simgrid::s4u;
@@ -44,6 +45,7 @@ class ServingSim {
   DecodeIterationTimer decode_timer_;
   AcceptanceModel acceptance_;
   ServingStats stats_;
+  WarmupPrefix warmup_;
 };
 
 void ServingSim::build_world() {
@@ -60,6 +62,8 @@ void ServingSim::build_world() {
     q.rec.output_len = q.remaining = s.output_len;
     world_.requests.push_back(std::move(q));
   }
+  warmup_ = warmup_prefix(d_.scenario, world_.requests.front().spec.input_len);
+  world_.requests.front().prefilled = warmup_.cached_tokens;
   world_.plat = build_platform(d_);
   world_.mu = sg4::Mutex::create();
   world_.client_cv = sg4::ConditionVariable::create();
@@ -107,6 +111,8 @@ SimResults ServingSim::run() {
   }
   out.failure = decode_timer_.failure();
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);
+  out.extras["warmup_prefix"] = {
+      {"request", 0}, {"cached_tokens", warmup_.cached_tokens}, {"reason", warmup_.reason}};
   if (d_.joins.any())
     out.extras["elastic"] = elastic_summary(d_, world_.autoscale_joins, world_.requests);
   for (auto& q : world_.requests) out.requests.push_back(std::move(q.rec));

@@ -1,0 +1,26 @@
+#include "sim/serve/entities/warmup_prefix.hpp"
+
+namespace pdsim {
+
+WarmupPrefix warmup_prefix(const Scenario& s, int first_input_len) {
+  const auto& w = s.workload;
+  const auto& p = s.prefill;
+  if (w.warmup_requests < 1) return {0, "no warmup request (workload.warmup_requests 0)"};
+  if (w.flush_cache) return {0, "the cache is flushed after the warmup (workload.flush_cache)"};
+  if (p.disable_radix_cache) return {0, "no prefix cache (prefill.disable_radix_cache)"};
+  if (p.instances != 1)
+    return {0,
+            "not applied: with several prefill instances the warmup's instance is the "
+            "router's choice"};
+  if (p.dp_attention && p.dp > 1)
+    return {0, "not applied: under DP attention the warmup's DP group is a random bootstrap room"};
+  if (p.cp > 1) return {0, "not applied: NSA prefill context parallelism (prefill.cp > 1)"};
+  const int page = p.kv_page_size;
+  const int cached = (first_input_len - 1) / page * page;
+  if (cached <= 0) return {0, "the prompt is shorter than one page plus one token"};
+  return {cached,
+          "bench_serving's warmup prefilled the first request's prompt; the radix cache "
+          "holds it (all but the last token, whole pages)"};
+}
+
+}  // namespace pdsim

@@ -1,0 +1,33 @@
+#pragma once
+// bench_serving's warmup meets SGLang's radix cache: the first measured request finds its prompt
+// already prefilled.
+//
+// bench_serving (python/sglang/bench_serving.py, `benchmark`) sends `--warmup-requests` requests
+// (default 1) before the measured run, each with the prompt of input_requests[0], the first
+// measured request, and flushes the server's cache only with `--flush-cache` (or
+// SGLANG_IS_IN_CI). The prefill keeps a finished prompt in its radix cache unless
+// `--disable-radix-cache`; a new request matches at most input_len - 1 tokens
+// (`Req.init_next_round_input`: one token is always computed) and, with pages, a whole number of
+// pages (the paged radix cache truncates the key to page_size). So the first measured request
+// prefills only its tail, and its KV still travels whole to the decode side. Its weight is one
+// request of num_prompts: a run of 2 prompts at concurrency 1 does half its prefill work.
+//
+// Where the warmup's cache entry lands is decided by the router or the DP controller, which pdsim
+// does not replay for an unmeasured request, so the hit is applied only where it is certain: one
+// prefill instance, no DP attention on the prefill (each DP group has its own cache, chosen by a
+// random bootstrap room), and no NSA prefill context parallelism (its reuse of a cached prefix was
+// not checked in SGLang's source). Elsewhere it is not applied, and `reason` says why.
+#include <string>
+
+#include "sim/scenario/scenario.hpp"
+
+namespace pdsim {
+
+struct WarmupPrefix {
+  int cached_tokens = 0;  // of the first measured request's prompt; 0 = no hit
+  std::string reason;     // why it applies or not (summary.json: pdsim.warmup_prefix)
+};
+
+WarmupPrefix warmup_prefix(const Scenario& s, int first_input_len);
+
+}  // namespace pdsim

@@ -1,0 +1,104 @@
+// bench_serving's warmup and the prefill's radix cache (sim/serve/entities/warmup_prefix.hpp):
+// the rule by hand, and what it does to the first request of a serving run.
+#include <gtest/gtest.h>
+
+#include "sim/core/data_path.hpp"
+#include "sim/serve/actors/prefill_chunk_timer.hpp"
+#include "sim/serve/actors/run_scenario.hpp"
+#include "sim/serve/entities/warmup_prefix.hpp"
+#include "tests/unit/test_support.hpp"
+
+namespace pdsim {
+namespace {
+
+std::string dsr1_tp() {
+  return data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-tp.json";
+}
+
+Scenario one_prefill_instance(int page) {
+  Scenario s;
+  s.prefill.instances = 1;
+  s.prefill.cp = 1;
+  s.prefill.dp_attention = false;
+  s.prefill.kv_page_size = page;
+  return s;
+}
+
+TEST(WarmupPrefix, CachesAllButTheLastTokenInWholePages) {
+  // (L - 1) rounded down to whole pages: SGLang matches at most L - 1 tokens, page-aligned.
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 65536).cached_tokens, 65472);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 256).cached_tokens, 192);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 65).cached_tokens, 64);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1024).cached_tokens, 1023);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 64).cached_tokens, 0);  // 63 < one page
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1).cached_tokens, 0);
+}
+
+TEST(WarmupPrefix, NoHitWithoutWarmupOrCacheOrWhereItsPlacementIsTheRoutersChoice) {
+  auto off = [](auto change) {
+    Scenario s = one_prefill_instance(64);
+    change(s);
+    const WarmupPrefix w = warmup_prefix(s, 4096);
+    EXPECT_EQ(w.cached_tokens, 0) << w.reason;
+    return w.reason;
+  };
+  EXPECT_NE(off([](Scenario& s) { s.workload.warmup_requests = 0; }).find("warmup_requests"),
+            std::string::npos);
+  EXPECT_NE(off([](Scenario& s) { s.workload.flush_cache = true; }).find("flush"),
+            std::string::npos);
+  EXPECT_NE(off([](Scenario& s) { s.prefill.disable_radix_cache = true; }).find("radix"),
+            std::string::npos);
+  EXPECT_NE(off([](Scenario& s) { s.prefill.instances = 2; }).find("router"), std::string::npos);
+  EXPECT_NE(off([](Scenario& s) {
+              s.prefill.dp_attention = true;
+              s.prefill.dp = 16;
+            }).find("DP"),
+            std::string::npos);
+  EXPECT_NE(off([](Scenario& s) { s.prefill.cp = 8; }).find("context parallel"), std::string::npos);
+  // Several warmups put the same prompt in the cache once.
+  Scenario s = one_prefill_instance(64);
+  s.workload.warmup_requests = 5;
+  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 4032);
+}
+
+// Two 64K prompts one after the other (the published TP point at concurrency 1): the first
+// prefills only its last page, at the cost of that page over a 65472-token prefix; the second
+// prefills four chunks of 16384. The KV of both travels whole.
+TEST(WarmupPrefix, TheFirstRequestPrefillsOnlyItsUncachedTail) {
+  const std::vector<std::string> sets = {"workload.input_len=65536", "workload.output_len=1",
+                                         "workload.range_ratio=1", "workload.max_concurrency=1",
+                                         "workload.num_prompts=2"};
+  Scenario s = load_scenario(dsr1_tp(), sets);
+  ASSERT_EQ(s.prefill.pp, 1);
+  ASSERT_EQ(s.prefill.kv_page_size, 64);
+  Deployment d = build_deployment(s);
+  SimResults r = simulate_isolated(d, s.seed);
+  ASSERT_EQ(r.requests.size(), 2u);
+  EXPECT_EQ(r.extras["warmup_prefix"]["cached_tokens"].get<int>(), 65472);
+
+  PrefillChunkTimer pc(d);
+  const double tail_us = pc.time(0, {PrefillSegment{65472, 64}}).total_us();
+  double whole_us = 0;
+  for (int done = 0; done < 65536; done += 16384)
+    whole_us += pc.time(0, {PrefillSegment{done, 16384}}).total_us();
+  const auto& first = r.requests[0];
+  const auto& second = r.requests[1];
+  EXPECT_NEAR((first.prefill_end_s - first.prefill_start_s) * 1e6, tail_us, 1e-3);
+  EXPECT_NEAR((second.prefill_end_s - second.prefill_start_s) * 1e6, whole_us, 1e-3);
+  EXPECT_LT(tail_us * 50, whole_us);
+
+  // With the cache off both requests prefill everything.
+  std::vector<std::string> off = sets;
+  off.push_back("prefill.disable_radix_cache=true");
+  Scenario s2 = load_scenario(dsr1_tp(), off);
+  Deployment d2 = build_deployment(s2);
+  SimResults r2 = simulate_isolated(d2, s2.seed);
+  EXPECT_EQ(r2.extras["warmup_prefix"]["cached_tokens"].get<int>(), 0);
+  const auto& q0 = r2.requests[0];
+  EXPECT_NEAR((q0.prefill_end_s - q0.prefill_start_s) * 1e6, whole_us, 1e-3);
+  // Same KV bytes either way: the transfer takes as long for the cached request.
+  EXPECT_NEAR(first.kv_end_s - first.prefill_end_s, q0.kv_end_s - q0.prefill_end_s, 1e-9);
+}
+
+}  // namespace
+}  // namespace pdsim
