@@ -48,17 +48,29 @@ TEST(WarmupPrefix, NoHitWithoutWarmupOrCacheOrWhereItsPlacementIsTheRoutersChoic
             std::string::npos);
   EXPECT_NE(off([](Scenario& s) { s.prefill.disable_radix_cache = true; }).find("radix"),
             std::string::npos);
-  EXPECT_NE(off([](Scenario& s) { s.prefill.instances = 2; }).find("router"), std::string::npos);
+  EXPECT_NE(off([](Scenario& s) { s.prefill.instances = 2; }).find("in turn"), std::string::npos);
+  EXPECT_NE(off([](Scenario& s) {
+              s.prefill.instances = 2;
+              s.workload.warmup_requests = 2;
+              s.elastic.prefill_joins_s = {60.0};
+            }).find("join"),
+            std::string::npos);
   EXPECT_NE(off([](Scenario& s) {
               s.prefill.dp_attention = true;
               s.prefill.dp = 16;
             }).find("DP"),
             std::string::npos);
   EXPECT_NE(off([](Scenario& s) { s.prefill.cp = 8; }).find("context parallel"), std::string::npos);
-  // Several warmups put the same prompt in the cache once.
+  // Several warmups put the same prompt in the cache once; with as many warmups as prefill
+  // instances taken in turn, every instance holds it.
   Scenario s = one_prefill_instance(64);
   s.workload.warmup_requests = 5;
   EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 4032);
+  s.prefill.instances = 3;
+  s.workload.warmup_requests = 3;
+  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 4032);
+  s.workload.warmup_requests = 2;
+  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 0);
 }
 
 // Two 64K prompts one after the other (the published TP point at concurrency 1): the first

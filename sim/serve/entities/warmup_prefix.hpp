@@ -12,11 +12,13 @@
 // prefills only its tail, and its KV still travels whole to the decode side. Its weight is one
 // request of num_prompts: a run of 2 prompts at concurrency 1 does half its prefill work.
 //
-// Where the warmup's cache entry lands is decided by the router or the DP controller, which pdsim
-// does not replay for an unmeasured request, so the hit is applied only where it is certain: one
-// prefill instance, no DP attention on the prefill (each DP group has its own cache, chosen by a
-// random bootstrap room), and no NSA prefill context parallelism (its reuse of a cached prefix was
-// not checked in SGLang's source). Elsewhere it is not applied, and `reason` says why.
+// Where the warmup's cache entry lands: the router takes prefill instances in turn (both of
+// pdsim's router policies), warmups included, so with N instances the first measured request
+// reaches an instance a warmup reached only if warmup_requests >= N. Not applied where the
+// placement is not certain: prefill instances that join during the run, DP attention on the
+// prefill (each DP group has its own cache, chosen by a random bootstrap room), and NSA prefill
+// context parallelism (its reuse of a cached prefix was not checked in SGLang's source).
+// `reason` says which rule decided.
 #include <string>
 
 #include "sim/scenario/scenario.hpp"
