@@ -101,8 +101,8 @@ const std::vector<std::pair<std::string, std::string>>& decode_no_effect() {
     auto out = server_no_effect();
     // prefill.disable_radix_cache reads it from the prefill line.
     out.emplace_back("--disable-radix-cache",
-                     "SGLang forces it on a PD decode server (server_args.py "
-                     "_handle_disaggregation: chunk cache for decode), which prefills nothing");
+                     "SGLang forces it on a PD decode server, server_args.py "
+                     "_handle_disaggregation; the decode role prefills nothing");
     return out;
   }();
   return list_;
