@@ -25,8 +25,10 @@ struct Log {
               const std::string& reason) {
     ignored.push_back({{"role", role}, {"flag", flag}, {"value", value}, {"reason", reason}});
   }
+  // Once per text: a note both command lines raise (an unknown --model-path) is one fact.
   void note(const std::string& role, const std::string& text) {
-    notes.push_back(role + ": " + text);
+    const Json line = role + ": " + text;
+    if (std::find(notes.begin(), notes.end(), line) == notes.end()) notes.push_back(line);
   }
 };
 

@@ -87,6 +87,19 @@ TEST(ImportSglang, MissionFlagsReproduceReferenceDeployment) {
   EXPECT_EQ(out["decode"]["enable_dp_lm_head"], true);
 }
 
+// An unknown --model-path on both lines is noted once.
+TEST(ImportSglang, ANoteBothLinesRaiseIsGivenOnce) {
+  auto other = [](std::string line) {
+    return line.replace(line.find("zai-org/GLM-5.1-FP8"), 19, "acme/Unlisted-1B");
+  };
+  const Json out = import_sglang({other(kPrefill), other(kDecode), kRouter});
+  int model_notes = 0;
+  for (const auto& n : out.at("notes"))
+    if (n.get<std::string>().rfind("model: --model-path acme/Unlisted-1B", 0) == 0) ++model_notes;
+  EXPECT_EQ(model_notes, 1);
+  EXPECT_FALSE(out.contains("model"));
+}
+
 // --disable-radix-cache sets the prefill's field from the prefill line (the warmup-prefix rule
 // reads it); on the decode line, which prefills nothing, it is listed as without effect.
 TEST(ImportSglang, RadixCacheSwitchIsAPrefillFieldAndIgnoredOnDecode) {
