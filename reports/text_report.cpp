@@ -182,9 +182,9 @@ std::string pdsim_breakdown_text(const Json& s) {
     // bench_serving's warmup left the first request's prompt in the radix cache
     // (sim/serve/entities/warmup_prefix.hpp): a few-prompt run's prefill work is that much less.
     const Json wp = pd.value("warmup_prefix", Json::object());
-    if (wp.is_object() && wp.value("cached_tokens", 0) > 0)
-      line("Request 0 prefix cached (tokens):",
-           std::to_string(wp.value("cached_tokens", 0)) + " (bench_serving warmup)");
+    const int cached = wp.is_object() ? wp.value("cached_tokens", 0) : 0;
+    if (cached > 0)
+      line("Request 0 prefix cached (tokens):", std::to_string(cached) + " (bench_serving warmup)");
     a2a_evidence_lines(pd, o);
     if (pd.contains("scenario") && pd.at("scenario").is_string())
       line("Scenario:", pd.at("scenario").get<std::string>());

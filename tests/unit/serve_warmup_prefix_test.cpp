@@ -15,6 +15,11 @@ std::string dsr1_tp() {
   return data_root() + "/scenarios/dsr1/dsr1-2p2d-p5en-tp.json";
 }
 
+// The prefill's DP-attention groups as SGLang builds them: dp with DP attention, else 1.
+int attn_dp(const Scenario& s) {
+  return s.prefill.dp_attention ? s.prefill.dp : 1;
+}
+
 Scenario one_prefill_instance(int page) {
   Scenario s;
   s.prefill.instances = 1;
@@ -26,19 +31,19 @@ Scenario one_prefill_instance(int page) {
 
 TEST(WarmupPrefix, CachesAllButTheLastTokenInWholePages) {
   // (L - 1) rounded down to whole pages: SGLang matches at most L - 1 tokens, page-aligned.
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 65536).cached_tokens, 65472);
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 256).cached_tokens, 192);
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 65).cached_tokens, 64);
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1024).cached_tokens, 1023);
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 64).cached_tokens, 0);  // 63 < one page
-  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1).cached_tokens, 0);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 1, 65536).cached_tokens, 65472);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 1, 256).cached_tokens, 192);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 1, 65).cached_tokens, 64);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1, 1024).cached_tokens, 1023);
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(64), 1, 64).cached_tokens, 0);  // 63 < one page
+  EXPECT_EQ(warmup_prefix(one_prefill_instance(1), 1, 1).cached_tokens, 0);
 }
 
 TEST(WarmupPrefix, NoHitWithoutWarmupOrCacheOrWhereItsPlacementIsTheRoutersChoice) {
   auto off = [](auto change) {
     Scenario s = one_prefill_instance(64);
     change(s);
-    const WarmupPrefix w = warmup_prefix(s, 4096);
+    const WarmupPrefix w = warmup_prefix(s, attn_dp(s), 4096);
     EXPECT_EQ(w.cached_tokens, 0) << w.reason;
     return w.reason;
   };
@@ -65,12 +70,12 @@ TEST(WarmupPrefix, NoHitWithoutWarmupOrCacheOrWhereItsPlacementIsTheRoutersChoic
   // instances taken in turn, every instance holds it.
   Scenario s = one_prefill_instance(64);
   s.workload.warmup_requests = 5;
-  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 4032);
+  EXPECT_EQ(warmup_prefix(s, attn_dp(s), 4096).cached_tokens, 4032);
   s.prefill.instances = 3;
   s.workload.warmup_requests = 3;
-  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 4032);
+  EXPECT_EQ(warmup_prefix(s, attn_dp(s), 4096).cached_tokens, 4032);
   s.workload.warmup_requests = 2;
-  EXPECT_EQ(warmup_prefix(s, 4096).cached_tokens, 0);
+  EXPECT_EQ(warmup_prefix(s, attn_dp(s), 4096).cached_tokens, 0);
 }
 
 // Two 64K prompts one after the other (the published TP point at concurrency 1): the first

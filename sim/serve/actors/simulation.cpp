@@ -62,7 +62,8 @@ void ServingSim::build_world() {
     q.rec.output_len = q.remaining = s.output_len;
     world_.requests.push_back(std::move(q));
   }
-  warmup_ = warmup_prefix(d_.scenario, world_.requests.front().spec.input_len);
+  warmup_ =
+      warmup_prefix(d_.scenario, d_.prefill_layout.attn_dp, world_.requests.front().spec.input_len);
   world_.requests.front().prefilled = warmup_.cached_tokens;
   world_.plat = build_platform(d_);
   world_.mu = sg4::Mutex::create();

@@ -2,7 +2,7 @@
 
 namespace pdsim {
 
-WarmupPrefix warmup_prefix(const Scenario& s, int first_input_len) {
+WarmupPrefix warmup_prefix(const Scenario& s, int prefill_attn_dp, int first_input_len) {
   const auto& w = s.workload;
   const auto& p = s.prefill;
   if (w.warmup_requests < 1) return {0, "no warmup request (workload.warmup_requests 0)"};
@@ -18,7 +18,7 @@ WarmupPrefix warmup_prefix(const Scenario& s, int first_input_len) {
               "no hit: the router takes prefill instances in turn, so the first request goes "
               "to an instance no warmup reached"};
   }
-  if (p.dp_attention && p.dp > 1)
+  if (prefill_attn_dp > 1)
     return {0, "not applied: under DP attention the warmup's DP group is a random bootstrap room"};
   if (p.cp > 1) return {0, "not applied: NSA prefill context parallelism (prefill.cp > 1)"};
   const int page = p.kv_page_size;

@@ -30,6 +30,8 @@ struct WarmupPrefix {
   std::string reason;     // why it applies or not (summary.json: pdsim.warmup_prefix)
 };
 
-WarmupPrefix warmup_prefix(const Scenario& s, int first_input_len);
+// `prefill_attn_dp`: the prefill's DP-attention groups as SGLang builds them (the deployment's
+// prefill layout, which also places each request's chunks).
+WarmupPrefix warmup_prefix(const Scenario& s, int prefill_attn_dp, int first_input_len);
 
 }  // namespace pdsim
