@@ -10,7 +10,7 @@
 #include "sim/serve/actors/elastic_router.hpp"
 #include "sim/serve/actors/elastic_summary.hpp"
 #include "sim/serve/actors/prefill_stage_actor.hpp"
-#include "sim/serve/entities/warmup_prefix.hpp"
+#include "sim/serve/entities/prefix_cache_at_start.hpp"
 
 namespace pdsim {
 namespace sg4 = simgrid::s4u;
@@ -45,7 +45,7 @@ class ServingSim {
   DecodeIterationTimer decode_timer_;
   AcceptanceModel acceptance_;
   ServingStats stats_;
-  WarmupPrefix warmup_;
+  PrefixCacheAtStart cache_;
 };
 
 void ServingSim::build_world() {
@@ -62,9 +62,12 @@ void ServingSim::build_world() {
     q.rec.output_len = q.remaining = s.output_len;
     world_.requests.push_back(std::move(q));
   }
-  warmup_ =
-      warmup_prefix(d_.scenario, d_.prefill_layout.attn_dp, world_.requests.front().spec.input_len);
-  world_.requests.front().prefilled = warmup_.cached_tokens;
+  std::vector<int> input_lens;
+  for (const Request& q : world_.requests) input_lens.push_back(q.spec.input_len);
+  cache_ = prefix_cache_at_start(d_.scenario, d_.prefill_layout.attn_dp,
+                                 d_.prefill_memory.kv_capacity_tokens, input_lens);
+  for (size_t i = 0; i < world_.requests.size(); ++i)
+    world_.requests[i].prefilled = cache_.cached_tokens[i];
   world_.plat = build_platform(d_);
   world_.mu = sg4::Mutex::create();
   world_.client_cv = sg4::ConditionVariable::create();
@@ -112,8 +115,10 @@ SimResults ServingSim::run() {
   }
   out.failure = decode_timer_.failure();
   out.extras = stats_.extras(d_, world_.requests, decode_timer_, prefill_timer_);
-  out.extras["warmup_prefix"] = {
-      {"request", 0}, {"cached_tokens", warmup_.cached_tokens}, {"reason", warmup_.reason}};
+  out.extras["prefix_cache"] = {{"requests_hit", cache_.requests_hit()},
+                                {"cached_tokens", cache_.tokens()},
+                                {"first_request_cached_tokens", cache_.cached_tokens.front()},
+                                {"reason", cache_.reason}};
   if (d_.joins.any())
     out.extras["elastic"] = elastic_summary(d_, world_.autoscale_joins, world_.requests);
   for (auto& q : world_.requests) out.requests.push_back(std::move(q.rec));
@@ -123,6 +128,14 @@ SimResults ServingSim::run() {
 }  // namespace
 
 SimResults simulate(const Deployment& d, uint64_t seed) {
+  // SimGrid keeps its clock across engines: a second simulation in one process would start where
+  // the first ended (every time shifted, and the results with them; seen 2026-12-06). Each
+  // simulation runs in a process of its own (run_scenario.hpp, process_pool.hpp); this refuses a
+  // caller that forgot.
+  if (sg4::Engine::get_clock() != 0.0)
+    throw std::logic_error("simulate() needs a fresh process: SimGrid's clock is at " +
+                           std::to_string(sg4::Engine::get_clock()) +
+                           " s from an earlier simulation in this one");
   std::vector<std::string> args = {"pdsim", "--log=root.thres:critical", "--cfg=network/model:CM02",
                                    "--cfg=network/crosstraffic:0",
                                    // Shallow actors keep the thousands of short KV-transfer
