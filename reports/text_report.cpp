@@ -179,12 +179,14 @@ std::string pdsim_breakdown_text(const Json& s) {
   line("Decode queue wait mean (ms):", ms({"queueing", "decode_wait_mean_s"}));
   if (s.contains("pdsim") && s.at("pdsim").is_object()) {
     const Json& pd = s.at("pdsim");
-    // bench_serving's warmup left the first request's prompt in the radix cache
-    // (sim/serve/entities/warmup_prefix.hpp): a few-prompt run's prefill work is that much less.
-    const Json wp = pd.value("warmup_prefix", Json::object());
-    const int cached = wp.is_object() ? wp.value("cached_tokens", 0) : 0;
-    if (cached > 0)
-      line("Request 0 prefix cached (tokens):", std::to_string(cached) + " (bench_serving warmup)");
+    // bench_serving's warmup and a sweep's earlier runs left prompts in the radix cache
+    // (sim/serve/entities/prefix_cache_at_start.hpp): that much less prefill work.
+    const Json pc = pd.value("prefix_cache", Json::object());
+    const int hit = pc.is_object() ? pc.value("requests_hit", 0) : 0;
+    if (hit > 0)
+      line("Prompts found cached (requests):",
+           std::to_string(hit) + ", " +
+               std::to_string(std::llround(pc.value("cached_tokens", 0.0))) + " tokens");
     a2a_evidence_lines(pd, o);
     if (pd.contains("scenario") && pd.at("scenario").is_string())
       line("Scenario:", pd.at("scenario").get<std::string>());

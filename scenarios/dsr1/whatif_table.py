@@ -16,7 +16,7 @@ Nothing here is fitted: the scenarios take their parameters from the profiles th
 transport's sharing rule was chosen with the TCP rows at concurrency 1 and 8; its rate is
 published, models/catalog/kv_transport/mooncake-tcp.json).
 
-Usage: scenarios/dsr1/whatif_table.py MEASUREMENTS_DIR [--pdsim build/pdsim]
+Usage: scenarios/dsr1/whatif_table.py MEASUREMENTS_DIR [--pdsim build/pdsim] [--sweep-cache]
 """
 import argparse
 import csv
@@ -38,6 +38,36 @@ SCENARIOS = {
     ("deepep", "0"): "dsr1-2p2d-p5en-deepep.json",
     ("deepep", "1"): "dsr1-2p2d-p5en-deepep-dp.json",
 }
+
+
+# The order recipe/benchmark-pd.sh@911c runs its points (the measurement folder's README, section
+# 3; in_len:out_len:concurrency:num_prompts): the decode sweep, then the prefill sweep, against
+# servers relaunched for each configuration and never flushed, all with bench_serving's default
+# seed. Its random dataset sends the same prompts on every such run, so each point would start
+# with the earlier points' prompts in the prefill's radix cache where the cache is on (the non-DP
+# rows; sim/serve/entities/prefix_cache_at_start.hpp). With --sweep-cache the table runs each
+# point so (assumed for the KV/TCP rows too: the source says only that they were taken with the
+# environment variable alone differing); by default each point runs on a fresh server, because
+# the published non-DP points do not show the cache's effect (scenarios/README.md).
+DECODE_POINTS = ["256:256:32:64", "256:512:32:64", "256:1024:32:64", "256:2048:24:48",
+                 "256:512:16:32", "256:512:64:128", "256:512:96:192", "256:512:128:256"]
+PREFILL_POINTS = ["1024:1:1:8", "1024:1:8:64", "1024:1:64:192", "1024:1:256:512",
+                  "1024:1:512:1024", "4096:1:1:8", "4096:1:8:32", "4096:1:32:128",
+                  "4096:1:128:256", "16384:1:1:4", "16384:1:4:16", "16384:1:16:64",
+                  "16384:1:32:128", "32768:1:1:4", "32768:1:4:16", "32768:1:8:32",
+                  "65536:1:1:2", "65536:1:2:4"]
+
+
+def earlier_runs(r, role):
+    """The runs the script sent before row r's point: (input lengths, prompt counts), or None
+    where the point is not in the script."""
+    seq = DECODE_POINTS + (PREFILL_POINTS if role == "prefill" else [])
+    key = f"{r['input_len']}:{r['output_len']}:{r['concurrency']}:"
+    at = [k for k, p in enumerate(seq) if p.startswith(key)]
+    if not at:
+        return None
+    before = [p.split(":") for p in seq[:at[0]]]
+    return [int(p[0]) for p in before], [int(p[3]) for p in before]
 
 
 def rows(path):
@@ -65,7 +95,7 @@ def peak_points(prefill_rows, r):
     return [dict(r, concurrency=str(c), num_prompts=n) for c, n in pts]
 
 
-def run(pdsim, scenario, r, out_dir):
+def run(pdsim, scenario, r, out_dir, role, sweep_cache):
     sets = {
         "workload.input_len": r["input_len"],
         "workload.output_len": r["output_len"],
@@ -75,6 +105,10 @@ def run(pdsim, scenario, r, out_dir):
         # MOONCAKE_PROTOCOL=tcp instead of efa: Mooncake's TCP transport (models/catalog/kv_transport)
         "prefill.kv_protocol": "tcp" if r["kv_transport"] == "tcp" else "rdma",
     }
+    prior = earlier_runs(r, role) if sweep_cache else None
+    if prior:
+        sets["workload.prior_input_lens"] = json.dumps(prior[0], separators=(",", ":"))
+        sets["workload.prior_num_prompts"] = json.dumps(prior[1], separators=(",", ":"))
     cmd = [pdsim, "run", os.path.join(HERE, scenario), "--out", out_dir]
     for k, v in sets.items():
         cmd += ["--set", f"{k}={v}"]
@@ -94,6 +128,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("measurements")
     ap.add_argument("--pdsim", default="pdsim")
+    ap.add_argument("--sweep-cache", action="store_true",
+                    help="each point starts with the script's earlier points in the prefill's "
+                         "radix cache (workload.prior_input_lens / prior_num_prompts)")
     a = ap.parse_args()
     errors = {}
     lines = [
@@ -115,7 +152,8 @@ def main():
                 if not reason and role == "prefill" and not r["concurrency"]:
                     best = None
                     for k, pt in enumerate(peak_points(table, r)):
-                        got, reason = run(a.pdsim, scenario, pt, os.path.join(tmp, f"{role}{i}p{k}"))
+                        got, reason = run(a.pdsim, scenario, pt, os.path.join(tmp, f"{role}{i}p{k}"),
+                                          role, a.sweep_cache)
                         if got and (best is None or
                                     got["input_throughput"] > best[0]["input_throughput"]):
                             best = (got, pt["concurrency"])
@@ -123,7 +161,8 @@ def main():
                         s, reason = best[0], None
                         head = head.replace("| - |", f"| peak (best at {best[1]}) |")
                 elif not reason:
-                    s, reason = run(a.pdsim, scenario, r, os.path.join(tmp, f"{role}{i}"))
+                    s, reason = run(a.pdsim, scenario, r, os.path.join(tmp, f"{role}{i}"), role,
+                                    a.sweep_cache)
                 if role == "decode":
                     meas = f"TPOT {r['mean_tpot_ms']} ms"
                     if s is None:

@@ -36,6 +36,11 @@ void WorkloadConfig::validate(WorkloadConfig& w, const JsonNode& n) {
               std::to_string(w.num_prompts / kMaxArrivalSpanS) +
               " requests/s: the simulated horizon is bounded at 1e6 s (the packet clock is int64 "
               "picoseconds)");
+  if (w.prior_num_prompts.size() != w.prior_input_lens.size())
+    (n.has("prior_num_prompts") ? n.at("prior_num_prompts") : n)
+        .fail("expected one entry per earlier run, as many as prior_input_lens (" +
+              std::to_string(w.prior_input_lens.size()) + "), got " +
+              std::to_string(w.prior_num_prompts.size()));
 }
 
 void SpeculativeConfig::validate(SpeculativeConfig& s, const JsonNode& n) {

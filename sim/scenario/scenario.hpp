@@ -35,6 +35,8 @@ struct WorkloadConfig {
   int max_concurrency = 0;                                        // 0 = not set
   int warmup_requests = 1;
   bool flush_cache = false;
+  // Earlier bench_serving runs against the same servers (a sweep), in the order they ran.
+  std::vector<int> prior_input_lens{}, prior_num_prompts{};
 
   template <class V>
   static void declare(V& v) {
@@ -78,13 +80,25 @@ struct WorkloadConfig {
             {.help = "requests bench_serving sends before the measured run, each with the first "
                      "request's prompt (not measured); with the prefill's radix cache on and no "
                      "flush, the first measured request finds its prompt cached "
-                     "(sim/serve/entities/warmup_prefix.hpp)",
+                     "(sim/serve/entities/prefix_cache_at_start.hpp)",
              .unit = "requests",
              .min = 0,
              .sglang = flag("--warmup-requests")});
     v.field(&W::flush_cache, "flush_cache",
             {.help = "bench_serving flushes the server's prefix cache after the warmup",
              .sglang = {.flag = "--flush-cache", .absent = "false"}});
+    v.field(&W::prior_input_lens, "prior_input_lens",
+            {.help = "input lengths of the bench_serving runs sent to the same servers before "
+                     "this one, in order, with the same --seed and no cache flush (a sweep "
+                     "script's earlier points); the random dataset repeats the same prompts on "
+                     "every such run, so with the prefill's radix cache on they are found cached "
+                     "(sim/serve/entities/prefix_cache_at_start.hpp); empty = a fresh server",
+             .unit = "tokens",
+             .min = 1});
+    v.field(&W::prior_num_prompts, "prior_num_prompts",
+            {.help = "the --num-prompts of each run in prior_input_lens, in the same order",
+             .unit = "requests",
+             .min = 1});
   }
   static void validate(WorkloadConfig& w, const JsonNode& n);
 };
@@ -249,8 +263,9 @@ struct PrefillConfig {
     v.field(&P::disable_radix_cache, "disable_radix_cache",
             {.help = "no prefix cache on the prefill; on (SGLang's default), a prompt that "
                      "repeats one already prefilled computes only its uncached tail. The random "
-                     "dataset's prompts share no prefix, but bench_serving's warmup repeats the "
-                     "first one (workload.warmup_requests)",
+                     "dataset's prompts share no prefix within a run, but bench_serving's warmup "
+                     "repeats the first one (workload.warmup_requests) and runs with the same "
+                     "seed repeat them all (workload.prior_input_lens)",
              .sglang = {.flag = "--disable-radix-cache", .absent = "false"}});
     v.field(&P::max_running_requests, "max_running_requests",
             {.help = "recorded; the chunk budget limits prefill first",
