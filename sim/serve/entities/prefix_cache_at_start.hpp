@@ -20,7 +20,8 @@
 // Eviction is LRU at prompt granularity within the prefill's KV pool (SGLang evicts leaves, least
 // recently used first): the prompts used longest ago go first; the KV of requests in flight is
 // not counted against the pool (an upper bound on what stays cached). Prompts are taken at their
-// length exactly in earlier runs (--random-range-ratio 1) and in request order in this one; the
+// length exactly in earlier runs (--random-range-ratio 1), each earlier run with this run's
+// --warmup-requests, and in request order in this one; the
 // text round trip (bench_serving decodes the token ids, the server encodes the text again) may
 // change a few tokens at a shorter prompt's end, which is not modelled.
 //
