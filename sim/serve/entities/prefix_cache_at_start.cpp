@@ -82,18 +82,18 @@ PrefixCacheAtStart prefix_cache_at_start(const Scenario& s, int prefill_attn_dp,
         n, "not applied: under DP attention each request's DP group is a random bootstrap room");
   if (p.cp > 1) return none(n, "not applied: NSA prefill context parallelism (prefill.cp > 1)");
   const int page = p.kv_page_size;
-  // At most input_len - 1 tokens, in whole pages.
+  // At most input_len - 1 tokens, in whole pages (never negative: input_len >= 1).
   auto hit = [page](int cached, int len) { return std::min(cached, len - 1) / page * page; };
   PrefixCacheAtStart out = none(n, "");
   if (p.instances > 1) {
     // Both router policies take prefill instances in turn, warmups included: W warmups went to
     // instances 0..W-1 (mod N) and the first measured request goes to instance W mod N.
-    if (w.warmup_requests < 1) return none(n, "no warmup request (workload.warmup_requests 0)");
     if (w.warmup_requests < p.instances)
-      return none(n,
-                  "no hit: the router takes prefill instances in turn, so the first request goes "
-                  "to an instance no warmup reached");
-    out.cached_tokens[0] = std::max(0, hit(input_lens[0], input_lens[0]));
+      return none(n, w.warmup_requests < 1
+                         ? "no warmup request (workload.warmup_requests 0)"
+                         : "no hit: the router takes prefill instances in turn, so the first "
+                           "request goes to an instance no warmup reached");
+    out.cached_tokens[0] = hit(input_lens[0], input_lens[0]);
     out.reason =
         "bench_serving's warmup prefilled the first request's prompt on every prefill "
         "instance (earlier runs are not placed across several instances)";
@@ -109,7 +109,7 @@ PrefixCacheAtStart prefix_cache_at_start(const Scenario& s, int prefill_attn_dp,
   if (warm) lru.use(0, input_lens[0]);
   for (size_t i = 0; i < n; ++i) {
     const int id = static_cast<int>(i);
-    out.cached_tokens[i] = std::max(0, hit(lru.cached(id), input_lens[i]));
+    out.cached_tokens[i] = hit(lru.cached(id), input_lens[i]);
     lru.use(id, input_lens[i]);
   }
   out.reason = earlier ? "bench_serving's warmup and the earlier runs' prompts (the same seed) "
