@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets into build-fuzz/ (clang-14, ASan+UBSan) and runs each for SECONDS:
+# Builds the libFuzzer targets into build-fuzz/ (clang-14, ASan+UBSan), then runs each for SECONDS,
+# FUZZ_JOBS (default: the CPU count) at a time:
 # one per importer, seeded with the samples in tests/data/formats/, the scenario reader
 # (fuzz_scenario.cpp: parse → parse_scenario → build_deployment), seeded with scenarios/, and
 # pdcal's bootstrap messages, and the readers of sweep specs, profile overlays, packet experiments
@@ -53,15 +54,19 @@ total=0
 best_rate=0   # executions per second of the fastest target so far, and how to run it again
 best_run=()
 # run_target NAME TARGET MAX_LEN LIMIT: one libFuzzer run on build-fuzz/corpus_NAME; LIMIT is
-# -max_total_time=S or -runs=N. Adds the executions to total and sets RUNS.
+# -max_total_time=S or -runs=N. Prints FAILED and the log's tail when the target fails.
 run_target() {
-  local name=$1 target=$2 max_len=$3 limit=$4 log=$OUT/fuzz_$1.log done_line secs
+  local name=$1 target=$2 max_len=$3 limit=$4 log=$OUT/fuzz_$1.log
   if ! "$target" "$limit" -max_len="$max_len" -timeout=5 -artifact_prefix="$OUT/crash_${name}_" \
        "$OUT/corpus_$name" > "$log" 2>&1; then
     echo "FAILED: $name (see $log)"
     tail -30 "$log"
-    status=1
   fi
+}
+# count_runs NAME TARGET MAX_LEN: adds the executions of NAME's last run (its log) to total, sets
+# RUNS, and remembers the fastest target for the top-up.
+count_runs() {
+  local name=$1 log=$OUT/fuzz_$1.log done_line secs
   done_line=$(grep -E '^Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 || true)
   RUNS=$(echo "$done_line" | awk '{print $2}')
   RUNS=${RUNS:-0}
@@ -69,17 +74,39 @@ run_target() {
   total=$((total + RUNS))
   if ((RUNS > 0 && RUNS / (${secs:-0} + 1) > best_rate)); then
     best_rate=$((RUNS / (${secs:-0} + 1)))
-    best_run=("$name" "$target" "$max_len")
+    best_run=("$@")
   fi
 }
-# fuzz NAME TARGET MAX_LEN SEED_FILE...: runs one target for SECONDS_PER_TARGET on its corpus.
+# fuzz NAME TARGET MAX_LEN SEED_FILE...: seeds the corpus of one target and queues it for a timed
+# run of SECONDS_PER_TARGET (run_queue, after every target is built).
+QUEUE=()
 fuzz() {
   local name=$1 target=$2 max_len=$3; shift 3
   mkdir -p "$OUT/corpus_$name"
   cp "$@" "$OUT/corpus_$name"/ 2>/dev/null || true
-  echo "== fuzzing $name for ${SECONDS_PER_TARGET}s (inputs up to $max_len bytes)"
-  run_target "$name" "$target" "$max_len" -max_total_time="$SECONDS_PER_TARGET"
-  echo "executions: $name $RUNS"
+  QUEUE+=("$name $target $max_len")
+}
+# run_queue: the queued targets' timed runs, JOBS at a time (each fuzzer is one process on one
+# core, so two cores give each target its SECONDS_PER_TARGET in half the wall time); then each
+# log is read in queue order, so the totals and the top-up target do not depend on scheduling.
+run_queue() {
+  local entry name target max_len running=0
+  for entry in "${QUEUE[@]}"; do
+    read -r name target max_len <<<"$entry"
+    if ((running >= JOBS)); then wait -n || true; running=$((running - 1)); fi
+    echo "== fuzzing $name for ${SECONDS_PER_TARGET}s (inputs up to $max_len bytes)"
+    ( run_target "$name" "$target" "$max_len" -max_total_time="$SECONDS_PER_TARGET" \
+        > "$OUT/status_$name" ) &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do wait -n || true; running=$((running - 1)); done
+  for entry in "${QUEUE[@]}"; do
+    read -r name target max_len <<<"$entry"
+    cat "$OUT/status_$name"
+    grep -q '^FAILED' "$OUT/status_$name" && status=1
+    count_runs "$name" "$target" "$max_len"
+    echo "executions: $name $RUNS"
+  done
 }
 
 # The importers (calibrate/parse_*.cpp) and what they use of sim/core.
@@ -153,14 +180,18 @@ boot_params='{"api":"fabric","endpoints":1,"provider":"tcp","ranks":2}'
 fuzz bootstrap "$OUT/fuzz_bootstrap" 4096
 # ---- end of the pdcal bootstrap block ------------------------------------------------------
 
+echo "run_fuzz: ${#QUEUE[@]} targets built in $SECONDS s"
+run_queue
 while ((status == 0 && total < MIN_TOTAL && best_rate > 0)); do
   deficit=$((MIN_TOTAL - total))
   echo "== topping up: ${best_run[0]} for $deficit more executions (floor $MIN_TOTAL)"
-  run_target "${best_run[@]}" -runs="$deficit"
+  out=$(run_target "${best_run[@]}" -runs="$deficit")
+  if [[ -n $out ]]; then echo "$out"; status=1; fi
+  count_runs "${best_run[@]}"
   echo "executions: ${best_run[0]} (top-up) $RUNS"
   ((RUNS > 0)) || break
 done
-echo "executions: total $total"
+echo "executions: total $total (fuzzing and building took $SECONDS s)"
 if ((status == 0 && total < MIN_TOTAL)); then
   echo "FAILED: $total executions in total, below the floor of $MIN_TOTAL"
   status=1
