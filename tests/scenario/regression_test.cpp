@@ -13,8 +13,8 @@
 // code path, which a short run walks as a long one does, and the Release build (`./dev test`)
 // compares the full run's values. The short run must write the expected file's fields, every
 // number finite, and complete all its requests where the full run completes all of its own. It
-// took these tests from 504 s to ~100 s of the ASan stage's test time (2 cores, 2026-12-06).
-// After an intended change, update the expectations explicitly and review the diff:
+// took these tests from 504 s to 187 s of the ASan stage's test time (95 s wall at -j2; 2 cores,
+// 2026-12-06). After an intended change, update the expectations explicitly and review the diff:
 //   PDSIM_UPDATE_EXPECTED=1 build/pdsim_scenario_tests [--gtest_filter=...]
 #include <gtest/gtest.h>
 
