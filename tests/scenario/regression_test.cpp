@@ -173,9 +173,10 @@ TEST_P(ScenarioRegression, OutputMatchesExpected) {
   const std::string rel = GetParam();
   const std::string expected_file = data_root() + "/tests/scenario/expected/" + rel;
   const std::string file = data_root() + "/scenarios/" + rel;
-  if (!sanitized_overrides(file).empty() && fs::exists(expected_file)) {
+  if (const auto overrides = sanitized_overrides(file);
+      !overrides.empty() && fs::exists(expected_file)) {
     const Json want = Json::parse(read_file(expected_file));
-    const Json got = output_of(rel);
+    const Json got = scenario_output(file, overrides);
     expect_same_shape(want, got, rel);
     const int done = got["completed"].get<int>();
     const int full = load_run_scenario(file, {}, std::nullopt).workload.num_prompts;
