@@ -103,7 +103,8 @@ PRE_ENV=$ENV LINE_ENV=$UCCL_ENV AS="from the launch lines of awslabs/awsome-dist
 # The DeepEP configuration on 4 x p5.48xlarge (H100 80 GB, 32 x 100 Gb/s EFA): the source's p5
 # rows are held out of the measurement folder. Same launch lines; the base swaps the instance, its
 # fabric profile (efa-p5) and the GPU profile (h100-datasheet: no H100 was measured here).
-P5_BASE=$(mktemp)
+# (Beside the baseline, so that its relative overlay path resolves as the baseline's does.)
+P5_BASE=$(mktemp "$HERE/.p5-base.XXXXXX")
 sed -e 's/"p5en.48xlarge"/"p5.48xlarge"/' -e 's/"efa-p5en"/"efa-p5"/' \
     -e 's/"h200-measured"/"h100-datasheet"/' "$HERE/dsr1-2p2d-p5en-baseline.json" > "$P5_BASE"
 BASE_FILE=$P5_BASE CLUSTER="4 x p5.48xlarge (H100)" \

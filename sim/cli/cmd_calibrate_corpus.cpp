@@ -14,6 +14,7 @@
 #include "sim/fit/deployment_spread.hpp"
 #include "sim/fit/set_predictor.hpp"
 #include "sim/fit/validation_set.hpp"
+#include "sim/serve/cost/profile_overlay.hpp"
 
 namespace pdsim::cli {
 namespace {
@@ -24,14 +25,29 @@ struct CorpusOptions {
   int jobs = 1;
 };
 
-// The overlays applied to a run's prediction whose fit used the run's measured file.
-std::vector<std::string> fitted_by(const Deployment& d, const std::string& measured_file) {
+// The overlays applied to a run's prediction whose fit used this run: one of its provenance runs
+// is this run (its measured file and, for a set whose points sit in the set file itself, its
+// name), and a metric of it is among the fit's residuals (a run the fit loaded but compared
+// nothing of, e.g. a prefill point in a TPOT fit, stays out of sample).
+std::vector<std::string> fitted_by(const Deployment& d, const ValidationRun& run) {
   std::vector<std::string> out;
   const Json log = d.profiles.value("profile_overlays", Json::object());
   for (const auto& o : log.value("overlays", Json::array())) {
     if (!o.contains("provenance")) continue;
+    bool used = false;
     for (const auto& r : o["provenance"].value("runs", Json::array()))
-      if (r.value("measured", "") == measured_file) out.push_back(o.value("name", ""));
+      used = used || (r.value("measured", "") == run.measured_file &&
+                      r.value("name", run.name) == run.name);
+    // The run's log carries each overlay's provenance, not its fit: read the file for that.
+    const std::string file = o.value("file", "");
+    const Json fit = used && !file.empty()
+                         ? load_profile_overlay(file).doc.value("fit", Json::object())
+                         : Json::object();
+    if (used && fit.contains("residuals")) {
+      used = false;
+      for (const auto& e : fit["residuals"]) used = used || e.value("run", "") == run.name;
+    }
+    if (used) out.push_back(o.value("name", ""));
   }
   return out;
 }
@@ -51,7 +67,7 @@ void add_set(CalibrationCorpus& c, const std::string& arg, const CorpusOptions& 
                  inline_point ? run.measured_file + "#" + run.name : run.measured_file,
                  deployment_coordinates(pred.deployments()[i]),
                  {},
-                 fitted_by(pred.deployments()[i], run.measured_file)};
+                 fitted_by(pred.deployments()[i], run)};
     // What a fit may use: compared, and neither an artefact nor excluded from fitting (a
     // warm-up-dominated TTFT, a deadlocked transport) — a model error, not a measurement's.
     for (const auto& m : v["runs"][i]["validation"]["metrics"]) {

@@ -60,9 +60,10 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
                   "validation set JSON (pdsim.validation_set/1); with --init, the bench_serving "
                   "records FILE[:LINE]")
       ->required();
-  sub->add_option("--fit", a->opt.fit,
-                  "a parameter to fit: <kind>.<field>=LO:HI, kind fabric|gpu|serving|acceptance "
-                  "(repeatable; replaces the set's \"fit\" list)");
+  sub->add_option(
+      "--fit", a->opt.fit,
+      "a parameter to fit: <kind>.<field>=LO:HI, kind fabric|gpu|serving|acceptance|collective "
+      "(repeatable; replaces the set's \"fit\" list)");
   sub->add_option("-o,--output", a->out, "overlay to write (pdsim.profile_overlay/1)");
   sub->add_option("--init", a->init.file,
                   "write this validation set from the records and --scenario instead of fitting");

@@ -81,6 +81,7 @@ CollectivePrediction predict_collective(const CollectiveProfile& p, const std::s
     return g.alpha_us + (std::isinf(g.busbw_GBps) ? 0.0 : bus_bytes / (g.busbw_GBps * 1e3));
   };
   out.regime = static_cast<int>(i);
+  out.alpha_us = c->regimes[i].alpha_us;
   out.time_us = time_in(c->regimes[i]);
   out.busbw_GBps = bus_bytes / (out.time_us * 1e3);
   out.rel_uncertainty = c->regimes[i].rms_rel_error;
@@ -113,7 +114,13 @@ CollectiveEstimate estimate_collective(const CollectiveProfile& p, const std::st
   collective_bus_factor(op, ranks);  // InputError for an op that is not a collective
   e.from_all_reduce = true;
   e.prediction = predict_collective(p, "all_reduce", bytes, ranks, nodes);
-  e.prediction.time_us *= 0.5;  // busbw_GBps unchanged: same bus bandwidth, half the bus bytes
+  // Half the bus bytes at the all-reduce's bus bandwidth; the latency's share is the profile's
+  // estimated_alpha_fraction (at 0.5, half the time and busbw_GBps unchanged).
+  CollectivePrediction& q = e.prediction;
+  const double half_time_us = 0.5 * q.time_us;
+  q.time_us = p.estimated_alpha_fraction * q.alpha_us + 0.5 * (q.time_us - q.alpha_us);
+  q.alpha_us *= p.estimated_alpha_fraction;
+  q.busbw_GBps *= half_time_us / q.time_us;
   return e;
 }
 

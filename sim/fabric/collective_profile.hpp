@@ -117,6 +117,11 @@ struct CollectiveProfile {
   Json provenance;
   Json fit = Json::object();  // per-row residuals, standard errors, the regime choice
   std::vector<CollectiveCurve> curves;
+  // How an op without its own curve is estimated from the all-reduce curve (estimate_collective).
+  double estimated_alpha_fraction = 0.5;
+  // What a cross-node call inside a served forward pays beyond nccl-tests' back-to-back loop
+  // (CollectiveCost, `pdsim run`; never in predict_collective, which reproduces nccl-tests).
+  double serving_call_us = 0;
   std::string file;  // where it was loaded from (messages); not serialised
 
   template <class V>
@@ -131,6 +136,18 @@ struct CollectiveProfile {
     v.field(&P::provenance, "provenance", {.help = "measurement files, tool", .required = true});
     v.field(&P::fit, "fit", {.help = "residuals and uncertainty", .verbatim = true});
     v.field(&P::curves, "curves", {.help = "one per (op, ranks, nodes)", .required = true});
+    v.field(&P::estimated_alpha_fraction, "estimated_alpha_fraction",
+            {.help = "an all_gather or reduce_scatter without a curve of its own pays this "
+                     "fraction of the all-reduce's alpha (and half its bus bytes): 0.5 halves "
+                     "both, NCCL's cost model puts a 16-rank two-node ring near 0.6, 1 keeps the "
+                     "whole latency; unmeasured, a fit to serving runs may set it",
+             .min = 0.5,
+             .max = 1});
+    v.field(&P::serving_call_us, "serving_call_us",
+            {.help = "time every cross-node call adds inside a served forward, beyond what "
+                     "nccl-tests measured; 0 (off) unless a fit to serving runs sets it",
+             .unit = "us",
+             .min = 0});
   }
 };
 
@@ -139,6 +156,7 @@ struct CollectivePrediction {
   double time_us = 0;
   double busbw_GBps = 0;
   int regime = 0;                    // index into the curve's regimes
+  double alpha_us = 0;               // that regime's fixed time per call
   double rel_uncertainty = 0;        // the regime's RMS relative error; inside a boundary's bracket
                                      // at least the gap to the other side's regime
   std::vector<std::string> outside;  // empty when the query is inside what was measured
@@ -150,10 +168,11 @@ CollectivePrediction predict_collective(const CollectiveProfile& p, const std::s
                                         double bytes, int ranks, int nodes);
 
 // What `op` costs from the profile: its own curve where the profile has one; else, for an
-// all_gather or reduce_scatter, half an all-reduce of the same buffer (it moves half an
-// all-reduce's bus bytes; NCCL's own cost model puts a 16-rank two-node ring all-gather's latency
-// at about 0.6 of the all-reduce's, so halving the latency too is the closer of the two round
-// rules; no all_gather_perf was measured). `from_all_reduce` says which; the all-reduce curve's
+// all_gather or reduce_scatter, the all-reduce of the same buffer with half its bus bytes (it
+// moves half an all-reduce's) and `estimated_alpha_fraction` of its alpha (default 0.5, half an
+// all-reduce; NCCL's own cost model puts a 16-rank two-node ring all-gather's latency at about
+// 0.6 of the all-reduce's; no all_gather_perf was measured, so only a fit to serving runs moves
+// it). `from_all_reduce` says which; the all-reduce curve's
 // uncertainty is kept and the decomposition adds an unquantified one. The one rule `pdsim run`
 // and `pdsim layout` use.
 struct CollectiveEstimate {

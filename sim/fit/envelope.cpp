@@ -18,10 +18,12 @@ namespace {
 // a serving stack's host costs were fitted on one model's forward passes and one load, so the
 // model, the layouts and the load are part of what they absorbed; a fabric's all-to-all costs
 // depend on the platform, the MoE path, its NICs and tokens per rank; an acceptance rate on the
-// model and the speculative settings.
+// model and the speculative settings; a collective profile's serving terms on the platform and
+// the layouts (which collectives, over how many ranks and nodes).
 const std::map<std::string, std::vector<std::string>>& parameter_depends_on() {
   static const std::map<std::string, std::vector<std::string>> m = {
       {"acceptance", {"model", "speculative"}},
+      {"collective", {"platform", "fabric", "prefill.layout", "decode.layout"}},
       {"fabric",
        {"platform", "fabric", "decode.moe_path", "decode.a2a_nics_per_gpu",
         "decode.requests_per_rank"}},

@@ -9,6 +9,7 @@
 #include "sim/core/excerpt.hpp"
 #include "sim/core/fields.hpp"
 #include "sim/core/time_bound.hpp"
+#include "sim/fabric/collective_profile.hpp"
 #include "sim/serve/cost/serving_profile.hpp"
 
 namespace pdsim {
@@ -18,6 +19,7 @@ const char* profile_key(const std::string& kind) {
   if (kind == "fabric") return "fabric_profile";
   if (kind == "gpu") return "gpu_profile";
   if (kind == "serving") return "serving_profile";
+  if (kind == "collective") return "collective_profile";
   return "acceptance_profile";
 }
 
@@ -34,6 +36,7 @@ bool to_double(const std::string& s, double& out) {
 // document).
 std::vector<FieldInfo> declared_fields(const std::string& kind) {
   if (kind == "serving") return list_fields<ServingProfile>();
+  if (kind == "collective") return list_fields<CollectiveProfile>();
   return {};
 }
 
@@ -84,8 +87,9 @@ FitParameter parse_fit_parameter(const std::string& spec) {
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  if (p.kind != "fabric" && p.kind != "gpu" && p.kind != "serving" && p.kind != "acceptance")
-    bad("expected PATH to start with fabric., gpu., serving. or acceptance., got '" +
+  if (p.kind != "fabric" && p.kind != "gpu" && p.kind != "serving" && p.kind != "acceptance" &&
+      p.kind != "collective")
+    bad("expected PATH to start with fabric., gpu., serving., acceptance. or collective., got '" +
         excerpt(p.kind) + "'");
   if (p.field.empty()) bad("expected a field after '" + p.kind + ".'");
   if (const auto unit = key_time_unit(p.field.back());
@@ -129,7 +133,8 @@ void bind_fit_parameter(FitParameter& p, const std::vector<const Deployment*>& d
     throw InputError("--fit", p.path,
                      "no run uses a " + p.kind +
                          " profile (acceptance: none of the runs is "
-                         "speculative, or every one overrides accept_prob)");
+                         "speculative, or every one overrides accept_prob; collective: none sets "
+                         "fabric.collective_profile)");
   (void)where;
 }
 

@@ -5,6 +5,7 @@
 //   serving.decode.host_us_per_iteration     serving-stack profile (fabric-independent)
 //   acceptance.datasets.random.accept_prob   acceptance profile (fabric-independent)
 //   gpu.kernel_launch_us                     GPU profile (fabric-independent)
+//   collective.serving_call_us               collective profile (one library stack on one fabric)
 // The fitted values go into an overlay section for that kind, bound to the profile's name.
 #include <string>
 #include <vector>
@@ -17,13 +18,13 @@ namespace pdsim {
 
 struct FitParameter {
   std::string path;                // as given: "<kind>.<field>..."
-  std::string kind;                // fabric | gpu | serving | acceptance
+  std::string kind;                // fabric | gpu | serving | acceptance | collective
   std::vector<std::string> field;  // keys inside the profile document
   double lo = 0, hi = 0;
   std::string profile;  // the profile name the runs use for `kind`
   double start = 0;     // its value there (the fit starts from it, clipped into [lo, hi])
   size_t run = 0;       // the first run that uses the profile
-  bool fabric_specific() const { return kind == "fabric"; }
+  bool fabric_specific() const { return kind == "fabric" || kind == "collective"; }
 };
 
 // "PATH=LO:HI"; InputError (field "--fit") for a malformed spec, an unknown kind, LO >= HI.

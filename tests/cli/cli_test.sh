@@ -123,6 +123,11 @@ expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tes
 expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
 # The DeepSeek-R1 sweep's scenarios are import.sh's output from the published launch lines.
 mkdir -p "$T/dsr1" && sh "$SRC/scenarios/dsr1/import.sh" "$PDSIM" "$T/dsr1"
+# import rebases the base's overlay path onto the folder it writes to: put it back as the
+# scenarios' own folder has it before comparing.
+rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' \
+  "$SRC/calibrate/overlays" "$T/dsr1")
+sed -i "s#\"$rel/#\"../../calibrate/overlays/#" "$T"/dsr1/*.json
 # Every scenario of the folder is import.sh's output, and import.sh writes no other.
 for f in "$SRC"/scenarios/dsr1/*.json "$T"/dsr1/*.json; do
   n=$(basename "$f")

@@ -62,7 +62,7 @@ sed -e 's#"p99_itl_ms": "#"p99_itl_msx": "#' \
     "$SRC/calibrate/validation/glm51-2p2d-p5en-20260430.json" > "$T/vs-typo.json"
 expect exclude-typo 2 "exclude.p99_itl_msx': expected a bench_serving metric name" -- "$PDSIM" validate "$T/vs-typo.json" --out "$T/vt"
 # An overlay section fitted on a profile name that does not exist would apply nowhere (issue 31).
-OV=$(ls "$SRC"/calibrate/overlays/*.json | head -1)
+OV=$SRC/calibrate/overlays/glm51-2p2d-p5en-20260430.json  # the one with a serving section
 sed 's#"profile": "sglang-0.5-pd"#"profile": "sglang-0.5-pdd"#' "$OV" > "$T/ov-typo.json"
 expect overlay-profile-typo 2 "field 'profiles.serving.profile': unknown name 'sglang-0.5-pdd'" -- "$PDSIM" run "$S" --profile-overlay "$T/ov-typo.json" --out "$T/ov"
 # calibrate serving -o: never onto an input, and a bad target is found before the fit (issue 31).

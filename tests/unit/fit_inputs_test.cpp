@@ -26,6 +26,11 @@ TEST(FitParameter, ParsesPathAndRange) {
   EXPECT_TRUE(p.fabric_specific());
   EXPECT_FALSE(
       parse_fit_parameter("serving.decode.host_us_per_iteration=1e2:2e4").fabric_specific());
+  // A collective profile belongs to one library stack on one fabric.
+  const FitParameter c = parse_fit_parameter("collective.serving_call_us=0:300");
+  EXPECT_EQ(c.kind, "collective");
+  EXPECT_EQ(c.field, (std::vector<std::string>{"serving_call_us"}));
+  EXPECT_TRUE(c.fabric_specific());
   EXPECT_NE(
       input_error_of([] { parse_fit_parameter("serving.decode.x=5:5"); }).find("expected LO < HI"),
       std::string::npos);

@@ -285,6 +285,14 @@ TEST(ServingFit, RefusesWhatTheRunsCannotIdentify) {
                    "decode.host_us_per_graph_replay, prefill.host_us_per_chunk)"),
             std::string::npos)
       << m;
+  // Collective-profile fields are declared too: the alpha fraction lies in [0.5, 1]; and a fit
+  // of one needs runs whose layout crosses nodes with a collective profile (these have none).
+  opt.fit = {"collective.estimated_alpha_fraction=0.2:1"};
+  m = input_error_of([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("declared range (in [0.5, 1]), got [0.2, 1.0]"), std::string::npos) << m;
+  opt.fit = {"collective.serving_call_us=0:100"};
+  m = input_error_of([&] { fit_serving(set, opt); });
+  EXPECT_NE(m.find("no run uses a collective profile"), std::string::npos) << m;
 }
 
 }  // namespace

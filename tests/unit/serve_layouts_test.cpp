@@ -79,6 +79,30 @@ TEST(CollectiveCost, AcrossNodesFromTheProfileAllGatherAsHalfAnAllReduce) {
   EXPECT_THROW(estimate_collective(p, "broadcast", 1e6, 16, 2), InputError);
 }
 
+// The two serving terms of a collective profile (0.5 and 0 by default, above). With the whole
+// alpha kept, a 1 MB all-gather over 16 ranks is 100 + 9.375 / 2 = 104.6875 µs and its busbw
+// 0.9375e6 B / 104.6875 µs; inside a served forward every cross-node call adds serving_call_us
+// (an all-reduce 109.375 + 40), a call inside one node does not; stats() names both terms.
+TEST(CollectiveCost, ServingTermsOfTheProfile) {
+  const FabricProfile f = testing::hand_profile();
+  CollectiveProfile p = one_regime();
+  p.estimated_alpha_fraction = 1.0;
+  p.serving_call_us = 40;
+  const CollectiveEstimate ag = estimate_collective(p, "all_gather", 1e6, 16, 2);
+  EXPECT_NEAR(ag.prediction.time_us, 104.6875, 1e-9);
+  EXPECT_NEAR(ag.prediction.alpha_us, 100.0, 1e-9);
+  EXPECT_NEAR(ag.prediction.busbw_GBps, 0.9375e6 / 104.6875e3, 1e-12);
+  // nccl-tests' figure itself carries no serving term.
+  EXPECT_NEAR(predict_collective(p, "all_reduce", 1e6, 16, 2).time_us, 109.375, 1e-9);
+  CollectiveCost c(f, &p, 8);
+  EXPECT_NEAR(c.op_us({"mlp", "moe", "all_reduce", "tp", 16, 1e6, 1}), 149.375, 1e-9);
+  EXPECT_NEAR(c.op_us({"lm_head", "", "all_gather", "tp", 16, 1e6, 1}), 144.6875, 1e-9);
+  EXPECT_NEAR(c.op_us({"lm_head", "", "all_gather", "tp", 8, 32e6, 1}), 84.0, 1e-9);
+  const Json s = c.stats();
+  EXPECT_DOUBLE_EQ(s.at("serving_call_us").get<double>(), 40.0);
+  EXPECT_DOUBLE_EQ(s.at("estimated_alpha_fraction").get<double>(), 1.0);
+}
+
 TEST(LayoutDeployment, TpAttentionAcrossNodesWithoutAllToAll) {
   const Deployment d = build_deployment(load_scenario(dsr1("baseline"), {}));
   EXPECT_EQ(d.decode_ranks, 1);  // one attention group of 16 GPUs
@@ -298,12 +322,16 @@ TEST(LayoutDeployment, TpDecodeIterationPaysEveryLayersAllReduces) {
   const IterationTiming t = timer.time(IterationContext{0, ranks, none}, 0, rng);
   ASSERT_TRUE(t.cuda_graph);
   // 61 layers × (attention + MoE/MLP all-reduce) + the embedding's: 123 all-reduces of
-  // 4 × 7168 × 2 B, and the LM head's logits all-gather of 4 × 129280 × 2 B (half an
-  // all-reduce of that buffer), all over 16 GPUs on 2 nodes.
-  const double ar = predict_collective(*d.collective, "all_reduce", 4 * 7168 * 2, 16, 2).time_us;
-  const double lm =
-      0.5 * predict_collective(*d.collective, "all_reduce", 4.0 * 129280 * 2, 16, 2).time_us;
-  EXPECT_NEAR(t.terms.collective_us, 123 * ar + lm, 1e-6);
+  // 4 × 7168 × 2 B, and the LM head's logits all-gather of 4 × 129280 × 2 B (half the bus bytes
+  // of an all-reduce of that buffer and the scenario's overlay's fraction of its alpha), all over
+  // 16 GPUs on 2 nodes; each of the 124 calls adds the overlay's serving_call_us.
+  const CollectiveProfile& p = *d.collective;
+  EXPECT_EQ(p.estimated_alpha_fraction, 1.0);  // calibrate/overlays/dsr1-2p2d-p5en-20260624.json
+  EXPECT_GT(p.serving_call_us, 0.0);
+  const double ar = predict_collective(p, "all_reduce", 4 * 7168 * 2, 16, 2).time_us;
+  const CollectivePrediction lm_ar = predict_collective(p, "all_reduce", 4.0 * 129280 * 2, 16, 2);
+  const double lm = lm_ar.alpha_us + 0.5 * (lm_ar.time_us - lm_ar.alpha_us);
+  EXPECT_NEAR(t.terms.collective_us, 123 * ar + lm + 124 * p.serving_call_us, 1e-6);
   EXPECT_EQ(t.terms.dispatch_us, 0.0);  // no all-to-all
   EXPECT_EQ(t.terms.combine_us, 0.0);
 }

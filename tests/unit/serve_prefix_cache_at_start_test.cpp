@@ -173,7 +173,10 @@ TEST(WarmupPrefix, TheFirstRequestPrefillsOnlyItsUncachedTail) {
   const auto& second = r.requests[1];
   EXPECT_NEAR((first.prefill_end_s - first.prefill_start_s) * 1e6, tail_us, 1e-3);
   EXPECT_NEAR((second.prefill_end_s - second.prefill_start_s) * 1e6, whole_us, 1e-3);
-  EXPECT_LT(tail_us * 50, whole_us);
+  // One forward of 64 tokens against four of 16384: the tail still pays a whole forward's fixed
+  // costs (its 124 cross-node collectives' latency) and attention over the 65K prefix, so it is
+  // far more than 1/1024 of the work, yet well under a twenty-fifth.
+  EXPECT_LT(tail_us * 25, whole_us);
 
   // With the cache off both requests prefill everything.
   std::vector<std::string> off = sets;

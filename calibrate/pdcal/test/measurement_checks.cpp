@@ -77,10 +77,16 @@ void check_bandwidth_rows(const json& rows, const std::string& who, double memcp
                           int endpoints) {
   // Sizes 1, 4, 16, ..., 4 MiB: 12 rows.
   expect(rows.size() == 12, who + ": 12 sizes");
+  // No stream beats one memcpy of its messages. As for pingpong, pdcal measures the memcpy rate
+  // on buffers of the largest message (4 MiB here), so the ceiling is applied to that row alone:
+  // rows that fit in the CPU caches can beat it (64 and 256 KiB did on a 2-core host, 18.8 and
+  // 17.9 against 14.3 GB/s).
   for (const auto& row : rows) {
     double gbps = row["GBps"];
-    expect(gbps > 0 && gbps <= memcpy_GBps, who + ": 0 < " + std::to_string(gbps) +
-                                                " GB/s <= memcpy " + std::to_string(memcpy_GBps));
+    const bool like_for_like = row["bytes"] == (4 << 20);
+    expect(gbps > 0 && (!like_for_like || gbps <= memcpy_GBps),
+           who + ": 0 < " + std::to_string(gbps) + " GB/s, <= memcpy " +
+               std::to_string(memcpy_GBps) + " at 4 MiB");
     // Rate and bandwidth describe the same run: GB/s = Mpps · bytes / 1e3.
     double rate = row["msg_rate_mpps"];
     expect(std::abs(rate * row["bytes"].get<double>() / 1e3 - gbps) <= 1e-9 * gbps,

@@ -34,7 +34,7 @@ double CollectiveCost::op_us(const CommOp& op) {
   const std::string curve_op = e.from_all_reduce ? "all_reduce" : op.op;
   for (const auto& why : p.outside)
     if (outside_.size() < kOutsideKept) outside_.insert(curve_op + ": " + why);
-  return p.time_us;
+  return p.time_us + profile_->serving_call_us;
 }
 
 double CollectiveCost::forward_us(const ForwardComms& f) {
@@ -46,7 +46,7 @@ double CollectiveCost::forward_us(const ForwardComms& f) {
 Json CollectiveCost::stats() const {
   Json calls = Json::object();
   for (const auto& [k, v] : calls_) calls[k] = v;
-  return Json{
+  Json out{
       {"profile", profile_ ? Json(profile_->name) : Json(nullptr)},
       {"calls", calls},
       {"estimated_from_all_reduce", std::vector<std::string>(estimated_.begin(), estimated_.end())},
@@ -54,6 +54,14 @@ Json CollectiveCost::stats() const {
       {"profile_rms_rel_error",
        weighted_time_us_ > 0 ? weighted_error_us_ / weighted_time_us_ : 0.0},
       {"outside_measured", std::vector<std::string>(outside_.begin(), outside_.end())}};
+  // Said where a fit moved them off their defaults (an overlay on the profile), so a summary
+  // shows which serving-fitted collective terms it rests on.
+  if (profile_ && profile_->serving_call_us != CollectiveProfile{}.serving_call_us)
+    out["serving_call_us"] = profile_->serving_call_us;
+  if (profile_ &&
+      profile_->estimated_alpha_fraction != CollectiveProfile{}.estimated_alpha_fraction)
+    out["estimated_alpha_fraction"] = profile_->estimated_alpha_fraction;
+  return out;
 }
 
 }  // namespace pdsim

@@ -6,8 +6,10 @@
 //
 // A ring all-reduce is a reduce-scatter then an all-gather of the same buffer, so where a profile
 // has no all_gather or reduce_scatter curve, either op on a total buffer S is costed as half an
-// all-reduce of S. That is an estimate, not a measurement: each such use is counted in stats()
-// ("estimated_from_all_reduce"), as is every prediction outside what the profile measured.
+// all-reduce of S (by default; the profile's estimated_alpha_fraction). That is an estimate, not
+// a measurement: each such use is counted in stats() ("estimated_from_all_reduce"), as is every
+// prediction outside what the profile measured. Every cross-node call adds the profile's
+// serving_call_us (0 unless an overlay fitted to serving runs sets it).
 #include <map>
 #include <optional>
 #include <set>

@@ -105,9 +105,14 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
   if (d.model.is_moe()) d.prefill_normal_rdma = normal_rdma_rates(d.fabric, prefill_a2a_backend(s));
   check_prefill(s, d.model, d.instance, d.prefill_layout, d.prefill_normal_rdma);
   check_decode(s, d.model, d.instance, d.decode_layout);
-  if (!s.fabric.collective_profile.empty())
-    d.collective = std::make_shared<const CollectiveProfile>(
-        load_collective_profile(s.fabric.collective_profile, s.file, "fabric.collective_profile"));
+  Json collective_overlays = Json::array();
+  if (!s.fabric.collective_profile.empty()) {
+    const ProfileDoc c = profile_doc("models/profiles/collective", s.fabric.collective_profile, s,
+                                     "fabric.collective_profile", overlays, "collective");
+    d.collective =
+        std::make_shared<const CollectiveProfile>(collective_profile_from_json(c.doc, c.path));
+    collective_overlays = c.overlays;
+  }
 
   const KvDtype kv = s.decode.kv_cache_dtype;
   auto compute = std::make_shared<ComputeModel>(d.model, d.gpu, d.gpu_profile, kv);
@@ -220,7 +225,8 @@ Deployment build_deployment(const Scenario& s, const std::vector<ProfileOverlay>
     // Each overlay's provenance, and what it applied or skipped per profile.
     Json applied = Json::array();
     for (const Json* log : {&gpu_doc.overlays, &fabric_doc.overlays, &serving_doc.overlays,
-                            static_cast<const Json*>(&acceptance_overlays)})
+                            static_cast<const Json*>(&acceptance_overlays),
+                            static_cast<const Json*>(&collective_overlays)})
       for (const auto& e : *log) applied.push_back(e);
     for (auto& w : overlays_applying_nowhere(overlays, applied)) warnings.push_back(std::move(w));
     Json files = Json::array();

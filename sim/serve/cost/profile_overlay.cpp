@@ -60,7 +60,7 @@ ProfileOverlay profile_overlay_from_json(Json doc, const std::string& file) {
   if (!profiles.is_object()) profiles.fail("expected an object");
   for (const auto& kind : profiles.keys()) {
     const JsonNode sec = profiles.at(kind);
-    if (!known_kind(kind)) sec.fail("expected one of fabric, gpu, serving, acceptance");
+    if (!known_kind(kind)) sec.fail("expected one of fabric, gpu, serving, acceptance, collective");
     sec.expect_only({"profile", "set"});
     // A catalog name that names no profile would make the section apply nowhere, silently
     // (issue 31); a path is the user's own profile file and is checked where a scenario uses it.

@@ -5,11 +5,11 @@
 //   {"schema": "pdsim.profile_overlay/1", "name": "...", "provenance": {...},
 //    "profiles": {"<kind>": {"profile": "<the profile it was fitted on>", "set": {<fields>}}},
 //    "fit": {...}}
-// Kinds: fabric, gpu, serving, acceptance. A section applies only to the profile it names, so what
-// was learned on one fabric never moves silently to another: the RoCE scenario takes an EFA
-// overlay's fabric-independent sections (serving stack, GPU, acceptance) and skips its fabric
-// section, and says so. Every field a section sets must already be a number in the profile (or a
-// list of numbers of the same length: a curve's points).
+// Kinds: fabric, gpu, serving, acceptance, collective. A section applies only to the profile it
+// names, so what was learned on one fabric never moves silently to another: the RoCE scenario takes
+// an EFA overlay's fabric-independent sections (serving stack, GPU, acceptance) and skips its
+// fabric section, and says so. Every field a section sets must already be a number in the profile
+// (or a list of numbers of the same length: a curve's points).
 #include <string>
 #include <vector>
 
@@ -18,7 +18,7 @@
 namespace pdsim {
 
 constexpr const char* kProfileOverlaySchema = "pdsim.profile_overlay/1";
-constexpr const char* kOverlayKinds[] = {"fabric", "gpu", "serving", "acceptance"};
+constexpr const char* kOverlayKinds[] = {"fabric", "gpu", "serving", "acceptance", "collective"};
 
 struct ProfileOverlay {
   std::string file;  // where it came from (messages); "" for one built in memory
