@@ -148,14 +148,18 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
   if (!overlay_log.is_object() || !overlay_log.contains("applied")) return e;
   for (const auto& a : overlay_log["applied"]) {
     const std::string kind = a.value("kind", ""), file = a.value("overlay", "");
-    std::set<std::string> fit_files;  // the measured files of the overlay's fit
-    std::string name = file;          // shown by name: a file path depends on the checkout
+    // The measured files of the overlay's fit, as the corpus names them: a published point that
+    // sits in its validation set's own file is FILE#RUN there (calibrate corpus).
+    std::set<std::string> fit_files;
+    std::string name = file;  // shown by name: a file path depends on the checkout
     for (const auto& o : overlay_log.value("overlays", Json::array()))
       if (o.value("file", "") == file) {
         name = o.value("name", file);
         if (o.contains("provenance"))
-          for (const auto& r : o["provenance"].value("runs", Json::array()))
+          for (const auto& r : o["provenance"].value("runs", Json::array())) {
             fit_files.insert(r.value("measured", ""));
+            fit_files.insert(r.value("measured", "") + "#" + r.value("name", ""));
+          }
       }
     std::vector<size_t> pool;
     for (size_t i = 0; i < corpus.runs.size(); ++i)

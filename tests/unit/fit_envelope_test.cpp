@@ -160,6 +160,28 @@ TEST(Envelope, AFittedParameterIsCheckedOnItsOwnCoordinatesAgainstItsFitRuns) {
           .empty());
 }
 
+// A published point kept in its validation set's own file is FILE#RUN in the corpus; the
+// overlay's provenance names it by the set file and the run's name.
+TEST(Envelope, FitRunsThatArePointsOfTheSetFileAreFound) {
+  CalibrationCorpus c = three_runs();
+  for (auto& r : c.runs) r.measured_file = "s.json#" + r.name;
+  auto log_for = [](const std::string& run_name) {
+    return Json{
+        {"applied",
+         {{{"kind", "collective"}, {"overlay", "o.json"}, {"applied", {{"call_us", 1.0}}}}}},
+        {"overlays",
+         {{{"file", "o.json"},
+           {"name", "o"},
+           {"provenance", {{"runs", {{{"measured", "s.json"}, {"name", run_name}}}}}}}}}};
+  };
+  const Envelope e = locate(coords({{"concurrency", 2}}), c, log_for("X1"));
+  ASSERT_EQ(e.parameters.size(), 1u);
+  EXPECT_TRUE(e.parameters[0].in_corpus);
+  EXPECT_TRUE(e.nearest_fitted);
+  // Another run's name in the same file is not this one.
+  EXPECT_FALSE(locate(coords({{"concurrency", 2}}), c, log_for("Z")).parameters[0].in_corpus);
+}
+
 TEST(CorpusFile, RoundTripsAndNamesTheFieldOfABadValue) {
   CalibrationCorpus c = three_runs();
   c.name = "t";
