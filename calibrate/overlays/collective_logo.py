@@ -9,7 +9,7 @@ the other runs, and `pdsim validate` predicts the left-out ones with that fit. P
 the fitted values and the left-out runs' signed errors (median, worst) against the errors with
 no fit. DeepEP+DP is never left out: it has no cross-node collective, so the terms do not move it.
 
-Usage (from the repository root, ~5 min on 2 cores):
+Usage (from the repository root, 86 s on 2 cores):
   calibrate/overlays/collective_logo.py [--pdsim build/pdsim]
 """
 import argparse
