@@ -76,14 +76,18 @@ std::string envelope_text(const Json& e) {
   const Json& iv = e["interval_90"];
   if (iv.empty()) {
     s += e["inside"].get<bool>()
-             ? "  No interval from the corpus: a fit used these runs (--param-samples gives the "
-               "fit's own)\n"
+             ? "  No interval from the corpus: a fit used these runs and compared none of these "
+               "metrics there (--param-samples gives the fit's own)\n"
              : "  No interval: the corpus has no out-of-sample spread for these metrics\n";
     return s;
   }
-  s += e["inside"].get<bool>()
-           ? "  90 % interval: this deployment's own error in the corpus (it was not fitted to):\n"
-           : "  90 % interval: the spread of the error between deployments no fit saw:\n";
+  const bool residuals = e["nearest"].value("fitted", false);
+  s += !e["inside"].get<bool>()
+           ? "  90 % interval: the spread of the error between deployments no fit saw:\n"
+       : residuals
+           ? "  90 % interval: the fit's residuals on this deployment's runs (in-sample; "
+             "--param-samples adds the parameters' own uncertainty):\n"
+           : "  90 % interval: this deployment's own error in the corpus (it was not fitted to):\n";
   // The headline metrics; summary.json's pdsim.envelope.interval_90 has every one.
   for (const std::string& key : envelope_headline_metrics()) {
     if (!iv.contains(key)) continue;

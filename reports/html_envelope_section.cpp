@@ -35,7 +35,8 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                       {}};
   ReportTable iv{"envelope_intervals",
                  "90 % interval from the corpus (outside: the spread between deployments no fit "
-                 "saw; inside an unfitted deployment: its own error)",
+                 "saw; inside an unfitted deployment: its own error; inside a fitted one: the "
+                 "fit's residuals there)",
                  {"run", "metric", "predicted", "low", "high", "factor", "from"},
                  {-1, -1, 2, 2, 2, 2, -1},
                  {}};

@@ -9,6 +9,7 @@
 
 #include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/loo_interval.hpp"
+#include "sim/serve/cost/profile_overlay.hpp"
 
 namespace pdsim {
 namespace {
@@ -136,7 +137,8 @@ std::vector<double> family_errors(const CalibrationCorpus& corpus, const std::ve
 
 }  // namespace
 
-Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log) {
+Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log,
+                const Json* overlay_fits) {
   Envelope e;
   std::vector<size_t> all(corpus.runs.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -146,6 +148,7 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
   }
   e.inside = !all.empty() && e.gaps.empty();
   if (!overlay_log.is_object() || !overlay_log.contains("applied")) return e;
+  std::set<std::string> residuals_read;  // an overlay applies one section per profile kind
   for (const auto& a : overlay_log["applied"]) {
     const std::string kind = a.value("kind", ""), file = a.value("overlay", "");
     // The measured files of the overlay's fit, as the corpus names them: a published point that
@@ -174,6 +177,14 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
     for (const auto& p : params) e.parameters.push_back({p, name, !pool.empty(), gaps});
     for (size_t r : e.nearest)
       if (fit_files.count(corpus.runs[r].measured_file)) e.nearest_fitted = true;
+    if (!overlay_fits || !overlay_fits->contains(file) || !residuals_read.insert(file).second)
+      continue;
+    for (const auto& res : (*overlay_fits)[file].value("residuals", Json::array()))
+      for (size_t r : e.nearest)
+        if (fit_files.count(corpus.runs[r].measured_file) &&
+            res.value("run", "") == corpus.runs[r].name && res.contains("log_ratio"))
+          e.nearest_residuals.push_back(
+              {corpus.runs[r].name, res.value("metric", ""), res["log_ratio"].get<double>()});
   }
   return e;
 }
@@ -228,6 +239,20 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
       basis = "this deployment's error";
       runs = errs.size();
       deployments = 1;
+    } else {
+      double s2 = 0;
+      size_t n = 0;
+      std::set<std::string> fitted_runs;
+      for (const auto& r : e.nearest_residuals)
+        if (std::find(f.metrics.begin(), f.metrics.end(), r.metric) != f.metrics.end()) {
+          s2 += r.log_ratio * r.log_ratio;
+          ++n;
+          fitted_runs.insert(r.run);
+        }
+      if (n) sigma = std::sqrt(s2 / static_cast<double>(n));
+      runs = fitted_runs.size();
+      basis = "the fit's residuals on this deployment";
+      deployments = 1;
     }
     if (sigma <= 0) continue;
     for (const auto& m : f.metrics) {
@@ -271,7 +296,13 @@ Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
   if (!corpus) return nullptr;
   const Coordinates c = deployment_coordinates(d);
   const Json log = d.profiles.value("profile_overlays", Json());
-  Envelope e = locate(c, *corpus, log);
+  Json fits = Json::object();
+  if (log.is_object())
+    for (const auto& o : log.value("overlays", Json::array())) {
+      const std::string file = o.value("file", "");
+      if (!file.empty()) fits[file] = load_profile_overlay(file).doc.value("fit", Json::object());
+    }
+  Envelope e = locate(c, *corpus, log, &fits);
   e.held = held_parameters(d, log);
   return envelope_json(e, c, *corpus, summary);
 }

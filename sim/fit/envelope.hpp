@@ -8,8 +8,10 @@
 // the coordinates its profile kind depends on (kParameterDependsOn below: an assumption, stated).
 // The interval of each metric: outside, ±z90 · tau of the metric's family (the spread between
 // deployments, deployment_spread.hpp); inside a deployment the corpus measured without fitting
-// to it, that deployment's own RMS error; inside a fitted one, none from the corpus (the fit's
-// own, --param-samples).
+// to it, that deployment's own RMS error; inside a fitted one, the RMS of the fit's residuals on
+// that deployment's runs (in-sample: what the fitted mechanisms leave unexplained there; the
+// parameters' own uncertainty is --param-samples'), and none where the fit compared no metric
+// of the family there.
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,11 +48,21 @@ struct Envelope {
   std::vector<CoordinateGap> gaps;
   bool nearest_fitted = false;  // an overlay the prediction applies was fitted to a nearest run
   std::vector<ParameterReach> parameters;
+  // The residuals (log ratio after the fit) of the nearest runs, from the fits of the applied
+  // overlays that used them (locate's `overlay_fits`).
+  struct Residual {
+    std::string run, metric;
+    double log_ratio = 0;
+  };
+  std::vector<Residual> nearest_residuals;
   std::vector<HeldParameter> held;  // filled by deployment_envelope (it knows the backend)
 };
 
 // `overlay_log`: the deployment's profiles["profile_overlays"] (null when none was applied).
-Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log);
+// `overlay_fits`: each applied overlay's "fit" block by its file (the log carries provenance
+// only), for the residuals of a fitted deployment; null: none.
+Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Json& overlay_log,
+                const Json* overlay_fits = nullptr);
 
 // The "envelope" block of summary.json: the verdict and each metric's interval. `summary` is the
 // run's bench_serving summary (its metrics are the predictions).

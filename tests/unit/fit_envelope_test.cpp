@@ -160,6 +160,43 @@ TEST(Envelope, AFittedParameterIsCheckedOnItsOwnCoordinatesAgainstItsFitRuns) {
           .empty());
 }
 
+// Inside a deployment an applied overlay was fitted to, the interval is the RMS of that fit's
+// residuals on the deployment's runs: X1 +0.03 and X2 −0.04 give sqrt((0.03² + 0.04²) / 2) =
+// 0.035355; Y's residual is another deployment's, and a TTFT residual another family's.
+TEST(Envelope, InsideAFittedDeploymentTheFitsResidualsThereGiveTheInterval) {
+  const CalibrationCorpus c = three_runs();
+  const Json log = {
+      {"applied",
+       {{{"kind", "collective"}, {"overlay", "o.json"}, {"applied", {{"call_us", 1.0}}}},
+        {{"kind", "serving"}, {"overlay", "o.json"}, {"applied", {{"y_us", 2.0}}}}}},
+      {"overlays",
+       {{{"file", "o.json"},
+         {"name", "o"},
+         {"provenance", {{"runs", {{{"measured", "m/X1"}}, {{"measured", "m/X2"}}}}}}}}}};
+  const Json fits = {{"o.json",
+                      {{"residuals",
+                        {{{"run", "X1"}, {"metric", "mean_tpot_ms"}, {"log_ratio", 0.03}},
+                         {{"run", "X2"}, {"metric", "mean_tpot_ms"}, {"log_ratio", -0.04}},
+                         {{"run", "Y"}, {"metric", "mean_tpot_ms"}, {"log_ratio", 0.5}},
+                         {{"run", "X1"}, {"metric", "mean_ttft_ms"}, {"log_ratio", 0.2}}}}}}};
+  const Coordinates p = coords({{"concurrency", 4}});
+  const Envelope e = locate(p, c, log, &fits);
+  EXPECT_TRUE(e.inside);
+  EXPECT_TRUE(e.nearest_fitted);
+  EXPECT_EQ(e.nearest_residuals.size(), 3u);  // read once, though two sections apply
+  const Json iv = envelope_json(e, p, c, {{"mean_tpot_ms", 20.0}})["interval_90"];
+  ASSERT_TRUE(iv.contains("mean_tpot_ms"));
+  const double sigma = std::sqrt((0.03 * 0.03 + 0.04 * 0.04) / 2);
+  EXPECT_NEAR(iv["mean_tpot_ms"]["sigma_log"].get<double>(), sigma, 1e-12);
+  EXPECT_EQ(iv["mean_tpot_ms"]["runs"], 2);
+  EXPECT_EQ(iv["mean_tpot_ms"]["basis"], "the fit's residuals on this deployment");
+  EXPECT_NEAR(iv["mean_tpot_ms"]["lo"].get<double>(), 20.0 * std::exp(-1.6448536269514722 * sigma),
+              1e-9);
+  // Without the fits' residuals (or with none of the family there): no interval, as before.
+  EXPECT_TRUE(
+      envelope_json(locate(p, c, log), p, c, {{"mean_tpot_ms", 20.0}})["interval_90"].empty());
+}
+
 // A published point kept in its validation set's own file is FILE#RUN in the corpus; the
 // overlay's provenance names it by the set file and the run's name.
 TEST(Envelope, FitRunsThatArePointsOfTheSetFileAreFound) {
