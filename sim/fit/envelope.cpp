@@ -296,13 +296,17 @@ Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
   if (!corpus) return nullptr;
   const Coordinates c = deployment_coordinates(d);
   const Json log = d.profiles.value("profile_overlays", Json());
-  Json fits = Json::object();
-  if (log.is_object())
+  Envelope e = locate(c, *corpus, log);
+  if (e.nearest_fitted) {
+    // Only a fitted deployment's interval needs the fits' residuals, which the run's log does not
+    // carry: read the applied overlays' files then (a sweep's points outside read none).
+    Json fits = Json::object();
     for (const auto& o : log.value("overlays", Json::array())) {
       const std::string file = o.value("file", "");
       if (!file.empty()) fits[file] = load_profile_overlay(file).doc.value("fit", Json::object());
     }
-  Envelope e = locate(c, *corpus, log, &fits);
+    e = locate(c, *corpus, log, &fits);
+  }
   e.held = held_parameters(d, log);
   return envelope_json(e, c, *corpus, summary);
 }
