@@ -64,7 +64,7 @@ ReportDoc serving_fit_report_doc(const ValidationSet& set, const ServingFitResul
     Json lo = nullptr, hi = nullptr, out = nullptr, inside = nullptr;
     for (const auto& l : fit.loo)
       for (size_t k = 0; k < l.residuals.size(); ++k)
-        if (l.run == r.run && l.residuals[k].metric == r.metric) {
+        if (l.residuals[k].run == r.run && l.residuals[k].metric == r.metric) {
           out = err_pct(l.residuals[k]);
           if (k < l.spread.size() && std::isfinite(l.spread[k].sigma)) {
             const auto iv = l.spread[k].error_pct_90(l.residuals[k].predicted, r.measured);

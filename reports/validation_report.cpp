@@ -1,7 +1,9 @@
 #include "reports/validation_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "reports/text_format.hpp"
 #include "reports/validate.hpp"
@@ -12,6 +14,33 @@ namespace {
 
 std::string signed_pct(double e) {
   return (e >= 0 ? "+" : "") + fmt_fixed(e, 1);
+}
+
+// A group's fold in one line: what a user predicting that deployment anew would have met.
+std::string fold_summary(const LeaveOneOut& l) {
+  std::vector<double> abs_err;
+  double worst = 0;
+  int known = 0, inside = 0;
+  for (size_t i = 0; i < l.residuals.size(); ++i) {
+    const auto& r = l.residuals[i];
+    const double e = (r.predicted / r.measured - 1) * 100;
+    abs_err.push_back(std::fabs(e));
+    if (std::fabs(e) > std::fabs(worst)) worst = e;
+    if (i < l.spread.size() && std::isfinite(l.spread[i].sigma)) {
+      ++known;
+      inside += l.spread[i].inside_90(r.log_ratio) ? 1 : 0;
+    }
+  }
+  if (abs_err.empty()) return "";
+  std::sort(abs_err.begin(), abs_err.end());
+  const size_t n = abs_err.size();
+  const double median = n % 2 ? abs_err[n / 2] : (abs_err[n / 2 - 1] + abs_err[n / 2]) / 2;
+  std::set<size_t> compared;  // runs of the group with a metric to compare (not all have one)
+  for (const auto& r : l.residuals) compared.insert(r.run);
+  return "  left out " + l.label + ": " + std::to_string(compared.size()) + " of its " +
+         std::to_string(l.runs.size()) + " runs compared, median |error| " + fmt_fixed(median, 1) +
+         " %, worst " + signed_pct(worst) + " %, inside the 90 % interval " +
+         std::to_string(inside) + " of " + std::to_string(known) + "\n";
 }
 
 }  // namespace
@@ -154,7 +183,10 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
          pad(signed_pct((r.predicted / r.measured - 1) * 100), 12) + "\n";
   }
   if (!fit.loo.empty()) {
-    o += "leave-one-out (fit on the other runs, predict the one left out):\n";
+    o += fit.leave_out_by == "run"
+             ? "leave-one-out (fit on the other runs, predict the one left out):\n"
+             : "leave one group out, by " + fit.leave_out_by +
+                   " (fit on the other groups, predict the runs left out):\n";
     o += pad("left out", 22, true) + pad("metric", 22, true) + pad("measured", 12) +
          pad("predicted", 12) + pad("error %", 10) + pad("90 % interval of error %", 27) +
          pad("held share", 12) + "\n";
@@ -164,7 +196,7 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
         const LooSpread sp = i < l.spread.size() ? l.spread[i] : LooSpread{HUGE_VAL, 0, 0, 0};
         const double sig = sp.sigma;
         const auto interval = sp.error_pct_90(r.predicted, r.measured);
-        o += pad(set.runs[l.run].name, 22, true) + pad(r.metric, 22, true) +
+        o += pad(set.runs[r.run].name, 22, true) + pad(r.metric, 22, true) +
              pad(fmt_fixed(r.measured, 2), 12) + pad(fmt_fixed(r.predicted, 2), 12) +
              pad(signed_pct((r.predicted / r.measured - 1) * 100), 10) +
              (std::isfinite(sig)
@@ -177,8 +209,9 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
       if (!l.held.empty()) {
         std::string h;
         for (const auto& x : l.held) h += (h.empty() ? "" : ", ") + x;
-        o += "  (without " + set.runs[l.run].name + ", held at the profile's value: " + h + ")\n";
+        o += "  (without " + l.label + ", held at the profile's value: " + h + ")\n";
       }
+      if (l.runs.size() > 1) o += fold_summary(l);
       if (!l.converged) o += "  (that fit did not converge)\n";
     }
     o += "  (interval: the fold's linear picture, sim/fit/loo_interval.hpp: its refitted "

@@ -1,7 +1,8 @@
-// pdsim calibrate serving SET [--fit PATH=LO:HI]... -o OVERLAY [--metric M]... [--seed N]
+// pdsim calibrate serving SET [SET...] [--fit PATH=LO:HI]... -o OVERLAY [--metric M]... [--seed N]
 // [--jobs N] [--max-evaluations N] [--starts N] [--no-loo] [--loss l2|huber|cauchy
 // [--loss-scale C]] [--report FILE]...: fit mechanism parameters to a validation set's measured
-// runs (sim/fit/serving_fit.hpp) and write the overlay; without --fit, the set's "fit" list. A
+// runs (sim/fit/serving_fit.hpp) and write the overlay; without --fit, the set's "fit" list.
+// Several sets: one joint fit over all their runs (--fit required). A
 // fit that does not converge says so, writes no overlay and exits 3 (a --report is written).
 // pdsim calibrate serving --init SET --scenario S RECORD[:LINE]... [--run-set RUN:path=value]...
 // [--fit PATH=LO:HI]... [--force]: write the validation set (sim/fit/validation_set_init.hpp).
@@ -18,6 +19,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/output_target.hpp"
+#include "sim/fit/joint_validation_set.hpp"
 #include "sim/fit/serving_fit.hpp"
 #include "sim/fit/validation_set_init.hpp"
 
@@ -57,8 +59,8 @@ int write_set(ServingArgs& a) {
 std::function<int()> setup_calibrate_serving(CLI::App* sub) {
   auto a = std::make_shared<ServingArgs>();
   sub->add_option("set", a->inputs,
-                  "validation set JSON (pdsim.validation_set/1); with --init, the bench_serving "
-                  "records FILE[:LINE]")
+                  "validation set JSON (pdsim.validation_set/1; several: one joint fit over all "
+                  "their runs); with --init, the bench_serving records FILE[:LINE]")
       ->required();
   sub->add_option(
       "--fit", a->opt.fit,
@@ -84,6 +86,11 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
                   "ranges; the lowest minimum is kept (default 1)")
       ->check(CLI::Range(1, 64));
   sub->add_flag("--no-loo", a->no_loo, "skip the leave-one-out evaluation");
+  sub->add_option("--leave-out-by", a->opt.leave_out_by,
+                  "what leave-one-out leaves out together: run (default), deployment (runs with "
+                  "the same model, platform, stack, fabric, layouts, MoE paths, NICs, KV transport "
+                  "and speculative decoding), or one coordinate such as decode.moe_path or "
+                  "concurrency (sim/fit/leave_out_groups.hpp)");
   sub->add_option("--report", a->reports,
                   "also write the fit as a report: FILE.html (charts), .md or .csv (repeatable; "
                   "written whether or not the fit converged)");
@@ -96,18 +103,22 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
   return [a] {
     if (!a->init.file.empty()) return write_set(*a);
     for (const auto& f : a->reports) check_report_path(f);
-    if (a->inputs.size() != 1)
-      throw InputError("calibrate serving", a->inputs.back(),
-                       "one validation set (bench_serving records go with --init SET)");
+
     if (!a->init.scenario.empty() || !a->init.run_sets.empty() || a->force)
       throw InputError("--init", "", "--scenario, --run-set and --force go with --init SET");
     if (a->out.empty()) throw InputError("-o", "", "the overlay to write: -o OVERLAY.json");
-    const std::string set_arg = a->inputs.front();
+    std::string set_arg;
+    for (const auto& f : a->inputs) set_arg += (set_arg.empty() ? "" : " ") + f;
     a->opt.leave_one_out = !a->no_loo;
     a->opt.loss = FitLoss::parse(a->loss, a->loss_scale);
     a->opt.name = std::filesystem::path(a->out).stem().string();
     a->opt.progress = [](const std::string& s) { std::cerr << s << "\n"; };
-    const ValidationSet set = load_validation_set(set_arg);
+    // Several sets: one joint fit over all their runs (sim/fit/joint_validation_set.hpp).
+    std::vector<ValidationSet> sets;
+    for (const auto& f : a->inputs) sets.push_back(load_validation_set(f));
+    const ValidationSet set = sets.size() == 1 ? sets.front() : joint_validation_set(sets);
+    if (sets.size() > 1 && a->opt.fit.empty())
+      throw InputError("--fit", "", "the parameters of a joint fit over several sets");
     if (a->opt.fit.empty()) a->opt.fit = set.fit;
     if (a->opt.fit.empty())
       throw InputError(set.file, "fit",
@@ -116,10 +127,14 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
     for (const auto& f : a->opt.fit) a->opt.command += " --fit " + f;
     for (const auto& m : a->opt.metrics) a->opt.command += " --metric " + m;
     if (a->opt.starts > 1) a->opt.command += " --starts " + std::to_string(a->opt.starts);
+    if (a->no_loo && a->opt.leave_out_by != "run")
+      throw InputError("--leave-out-by", a->opt.leave_out_by, "no --leave-out-by with --no-loo");
+    if (a->opt.leave_out_by != "run") a->opt.command += " --leave-out-by " + a->opt.leave_out_by;
     if (a->opt.loss.kind != LossKind::l2)
       a->opt.command += " --loss " + a->loss + " --loss-scale " + a->opt.loss.scale_text();
     // Before the fit (minutes): -o must not overwrite an input and must be writable.
-    std::vector<std::string> inputs{set.file};
+    std::vector<std::string> inputs;
+    for (const auto& x : sets) inputs.push_back(x.file);
     for (const auto& run : set.runs) inputs.insert(inputs.end(), {run.scenario, run.measured_file});
     check_output_file("-o", a->out, inputs);
     for (const auto& f : a->reports) check_output_file("--report", f, inputs);

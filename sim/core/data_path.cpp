@@ -89,4 +89,12 @@ std::optional<std::string> named_file(const std::string& name, const std::string
   return std::nullopt;
 }
 
+std::string relative_to_data(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::absolute(path), fs::absolute(data_root()), ec);
+  if (ec || rel.empty() || *rel.begin() == "..") return path;
+  return rel.generic_string();
+}
+
 }  // namespace pdsim

@@ -28,4 +28,8 @@ std::optional<std::string> file_or_named(const std::string& arg, const std::stri
 // folder, never in the working directory).
 std::optional<std::string> named_file(const std::string& name, const std::string& dir);
 
+// `path` relative to the data directory when it lies under it (what provenance records, so a
+// file written on one machine names its inputs on another), else `path` unchanged.
+std::string relative_to_data(const std::string& path);
+
 }  // namespace pdsim

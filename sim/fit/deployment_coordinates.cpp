@@ -121,10 +121,14 @@ Json coordinates_json(const Coordinates& c) {
   return j;
 }
 
-Coordinates coordinates_from_json(const JsonNode& n) {
+std::vector<std::string> coordinate_keys() {
   std::vector<std::string> keys;
   for (const auto& [k, numeric] : known_keys()) keys.push_back(k);
-  n.expect_only(keys);
+  return keys;
+}
+
+Coordinates coordinates_from_json(const JsonNode& n) {
+  n.expect_only(coordinate_keys());
   Coordinates c;
   for (const auto& [k, numeric] : known_keys()) {
     const JsonNode v = n.at(k);

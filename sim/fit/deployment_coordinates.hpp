@@ -26,6 +26,8 @@ struct Coordinate {
 using Coordinates = std::vector<Coordinate>;
 
 Coordinates deployment_coordinates(const Deployment& d);
+// Every coordinate's key, in deployment_coordinates' order.
+std::vector<std::string> coordinate_keys();
 
 // {"key": value, ...}: strings for categorical, numbers for numeric ones, in declaration order.
 Json coordinates_json(const Coordinates& c);

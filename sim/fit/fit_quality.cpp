@@ -57,7 +57,7 @@ std::vector<FitWarning> fit_quality_warnings(const ValidationSet& set,
       const LooSpread& sp = l.spread[i];
       if (!std::isfinite(sp.sigma)) continue;
       const auto& res = l.residuals[i];
-      const std::string what = set.runs[l.run].name + " " + res.metric;
+      const std::string what = set.runs[res.run].name + " " + res.metric;
       const auto iv = sp.error_pct_90(res.predicted, res.measured);
       const std::string range = "[" + pct(iv[0]) + ", " + pct(iv[1]) + "]";
       if (!sp.inside_90(res.log_ratio))

@@ -8,19 +8,21 @@
 
 namespace pdsim {
 
-LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector<double>>& starts,
-                          const Eigen::MatrixXd& J, const std::vector<Residual>& rows,
-                          int max_evaluations) {
+LeaveOneOut leave_one_out(Evaluator& ev, const LeaveOutGroup& left,
+                          const std::vector<std::vector<double>>& starts, const Eigen::MatrixXd& J,
+                          const std::vector<Residual>& rows, int max_evaluations) {
   const ValidationSet& set = ev.predictor().set();
   const std::vector<FitParameter>& params = ev.params();
   LeaveOneOut l;
-  l.run = k;
+  l.label = left.label;
+  l.runs = left.runs;
+  const std::set<size_t> out(left.runs.begin(), left.runs.end());
   std::vector<size_t> others;
   for (size_t i = 0; i < set.runs.size(); ++i)
-    if (i != k) others.push_back(i);
+    if (!out.count(i)) others.push_back(i);
   std::vector<Eigen::Index> keep;
   for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].run != k) keep.push_back(static_cast<Eigen::Index>(i));
+    if (!out.count(rows[i].run)) keep.push_back(static_cast<Eigen::Index>(i));
   // Hold, one by one, the weakest parameter the other runs cannot identify.
   std::vector<size_t> free;
   for (size_t j = 0; j < params.size(); ++j) free.push_back(j);
@@ -58,12 +60,13 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector
   const Minimum m = minimize_from(ev, others, free, from, max_evaluations, {}).best;
   l.theta = m.theta;
   l.converged = m.converged;
-  // Every metric the run left out compares, fitted to or not.
+  // Every metric the runs left out compare, fitted to or not.
   l.residuals = fit_residuals(
-      set, {k}, ev.predictor().predict({k}, {make_overlay(params, m.theta, "loo", Json(), Json())}),
+      set, l.runs,
+      ev.predictor().predict(l.runs, {make_overlay(params, m.theta, "loo", Json(), Json())}),
       ev.metrics(),
       /*fitted_only=*/false);
-  // The linear picture at the fold's optimum: the other runs' Jacobian (fitted metrics), the run
+  // The linear picture at the fold's optimum: the other runs' Jacobian (fitted metrics), the runs
   // left out's (every compared metric, as above), both over every parameter.
   std::vector<double> range;
   std::vector<bool> free_mask(params.size());
@@ -78,9 +81,10 @@ LeaveOneOut leave_one_out(Evaluator& ev, size_t k, const std::vector<std::vector
         for (const auto& theta : pts)
           candidates.push_back({make_overlay(params, theta, "loo", Json(), Json())});
         std::vector<std::vector<double>> r;
-        for (const auto& pred : ev.predictor().predict_many({k}, candidates)) {
+        for (const auto& pred : ev.predictor().predict_many(l.runs, candidates)) {
           r.emplace_back();
-          for (const auto& x : fit_residuals(set, {k}, pred, ev.metrics(), /*fitted_only=*/false))
+          for (const auto& x :
+               fit_residuals(set, l.runs, pred, ev.metrics(), /*fitted_only=*/false))
             r.back().push_back(x.log_ratio);
         }
         return r;

@@ -1,5 +1,6 @@
 #include "sim/fit/serving_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -12,14 +13,6 @@
 
 namespace pdsim {
 namespace {
-
-std::string relative_to_data(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path rel = fs::relative(fs::absolute(path), fs::absolute(data_root()), ec);
-  if (ec || rel.empty() || *rel.begin() == "..") return path;
-  return rel.generic_string();
-}
 
 Json residuals_json(const ValidationSet& set, const std::vector<Residual>& rs) {
   Json a = Json::array();
@@ -68,6 +61,11 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
     names.push_back(set.runs[i].name);
   }
   for (auto& p : res.params) bind_fit_parameter(p, deps, names);
+  // Before the fit (minutes): an unknown grouping is refused now.
+  const std::vector<LeaveOutGroup> folds =
+      opt.leave_one_out && set.runs.size() > 1
+          ? leave_out_groups(set, pred.deployments(), opt.leave_out_by)
+          : std::vector<LeaveOutGroup>{};
   for (size_t i = 0; i < deps.size(); ++i)
     if (deps[i]->profiles.contains("profile_overlays"))
       say("warning: run " + names[i] +
@@ -140,11 +138,18 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
   if (!res.converged) return res;
   const Eigen::MatrixXd J = jacobian_at(ev, all, res.theta, 0.01);
   res.uncertainty = parameter_uncertainty(J, res.sse);
-  if (opt.leave_one_out && set.runs.size() > 1)
-    for (size_t k = 0; k < set.runs.size(); ++k) {
-      say("leave-one-out: fitting without " + set.runs[k].name);
-      res.loo.push_back(leave_one_out(ev, k, res.starts, J, res.residuals, opt.max_evaluations));
-    }
+  res.leave_out_by = opt.leave_out_by;
+  for (const auto& g : folds) {
+    // A fold whose runs compare none of the metrics predicts nothing.
+    const bool compares = std::any_of(g.runs.begin(), g.runs.end(), [&](size_t k) {
+      return std::any_of(metrics.begin(), metrics.end(),
+                         [&](const std::string& x) { return set.runs[k].comparable(x); });
+    });
+    if (!compares) continue;
+    say("leave-one-out: fitting without " + g.label +
+        (g.runs.size() > 1 ? " (" + std::to_string(g.runs.size()) + " runs)" : ""));
+    res.loo.push_back(leave_one_out(ev, g, res.starts, J, res.residuals, opt.max_evaluations));
+  }
   res.evaluations = ev.evaluations();
   res.warnings =
       fit_quality_warnings(set, res.params, res.theta, res.uncertainty, res.residuals, res.loo);
@@ -162,8 +167,11 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       {"kind", "fitted"},
       {"tool", "pdsim calibrate serving"},
       {"command", opt.command},
-      {"validation_set",
-       {{"name", set.name}, {"file", relative_to_data(set.file)}, {"provenance", set.provenance}}},
+      {"validation_set", set.file.empty()  // a joint fit (joint_validation_set.hpp)
+                             ? Json{{"name", set.name}, {"provenance", set.provenance}}
+                             : Json{{"name", set.name},
+                                    {"file", relative_to_data(set.file)},
+                                    {"provenance", set.provenance}}},
       {"runs", runs},
       {"metrics", metrics},
       {"seed", opt.seed ? Json(*opt.seed) : Json("each run's scenario seed")},
@@ -210,12 +218,18 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       rs[i]["measured_inside_interval_90"] =
           known ? Json(sp.inside_90(r.log_ratio)) : Json(nullptr);
     }
-    loo.push_back({{"left_out", set.runs[l.run].name},
-                   {"refit", l.refit},
-                   {"held_at_profile_value", l.held},
-                   {"converged", l.converged},
-                   {"theta", l.theta},
-                   {"residuals", rs}});
+    Json fold = {{"left_out", l.label}};
+    if (opt.leave_out_by != "run") {
+      Json left = Json::array();
+      for (size_t k : l.runs) left.push_back(set.runs[k].name);
+      fold["left_out_runs"] = left;
+    }
+    fold.update(Json{{"refit", l.refit},
+                     {"held_at_profile_value", l.held},
+                     {"converged", l.converged},
+                     {"theta", l.theta},
+                     {"residuals", rs}});
+    loo.push_back(fold);
   }
   Json warnings = Json::array();
   for (const auto& w : res.warnings) warnings.push_back({{"kind", w.kind}, {"text", w.text}});
@@ -246,6 +260,8 @@ ServingFitResult fit_serving(const ValidationSet& set, const ServingFitOptions& 
       {"start_residuals", residuals_json(set, res.start_residuals)},
       {"leave_one_out", loo},
       {"warnings", warnings}};
+  // Recorded only when not per run, so such a fit's overlay keeps its bytes.
+  if (opt.leave_out_by != "run") fit["leave_out_by"] = opt.leave_out_by;
   // Recorded only when not the default, so an l2 fit's overlay keeps its bytes.
   if (opt.loss.kind != LossKind::l2)
     fit["loss"] = {{"kind", opt.loss.name()},

@@ -13,8 +13,9 @@
 //   3. At the optimum: Jacobian again, standard errors and correlations; an overlay with only the
 //      fitted fields, per profile, and the fit as provenance (runs, metrics, residuals,
 //      uncertainty). Deterministic: the same inputs give a byte-identical overlay.
-//   4. Leave-one-out: for each run, the fit on the others (parameters they cannot identify held at
-//      the profile's value) predicts the run left out.
+//   4. Leave-one-out: for each run (or each group of runs, `leave_out_by`: a whole deployment), the
+//      fit on the others (parameters they cannot identify held at the profile's value) predicts
+//      the runs left out.
 #include <functional>
 #include <optional>
 #include <string>
@@ -42,6 +43,7 @@ struct ServingFitOptions {
   std::string name;     // the overlay's name
   std::string command;  // recorded in the provenance
   bool leave_one_out = true;
+  std::string leave_out_by = "run";  // which runs a fold leaves out together (leave_out_groups.hpp)
   std::function<void(const std::string&)> progress;  // one line per step (optional)
 };
 
@@ -58,6 +60,7 @@ struct ServingFitResult {
   std::vector<Residual> start_residuals, residuals;
   double sse = 0;
   std::vector<LeaveOneOut> loo;
+  std::string leave_out_by = "run";  // how loo's folds were grouped
   std::vector<FitWarning> warnings;  // on the converged fit's quality (fit_quality.hpp)
   ProfileOverlay overlay;            // only when converged
 };

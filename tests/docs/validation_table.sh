@@ -47,7 +47,9 @@ for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
         _, fitted = by_run(fitted_path)
         ov = json.load(open(os.path.join(src, "calibrate", "overlays", f)))
         for fold in ov.get("fit", {}).get("leave_one_out", []):
-            loo[fold["left_out"]] = {r["metric"]: r["error_pct"] for r in fold["residuals"]}
+            # a fold may leave a group of runs out together (--leave-out-by): key by each residual's run
+            for r in fold["residuals"]:
+                loo.setdefault(r["run"], {})[r["metric"]] = r["error_pct"]
     for run in alone:
         rows = [("profiles alone (no fit)", alone[run])]
         if run in fitted:

@@ -69,11 +69,11 @@ TEST(FitQuality, LeaveOneOutOutsideAndWide) {
   ParameterUncertainty u;
   u.se = {0.5};
   LeaveOneOut narrow, wide;
-  narrow.run = 0;
+  narrow.runs = {0};
   // σ = 0.1: the 90 % interval of the log ratio is ±0.1645; predicted 1.3 × measured is outside.
   narrow.residuals = {{0, "duration", 130, 100, std::log(1.3)}};
   narrow.spread = {LooSpread{0.1, 0.01, 0, 0}};
-  wide.run = 1;
+  wide.runs = {1};
   // σ = 0.5: 1.645 σ = 0.82 > ln 2 = 0.69, wider than a factor 2 either way; the measured value
   // (predicted 0.8 × measured) is inside.
   wide.residuals = {{1, "duration", 80, 100, std::log(0.8)}};
