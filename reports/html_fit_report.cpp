@@ -93,7 +93,11 @@ ReportDoc serving_fit_report_doc(const ValidationSet& set, const ServingFitResul
   d.charts.push_back({"fit-errors",
                       "Error per run and metric",
                       "Predicted − measured, % of measured: with the profiles alone, after the "
-                      "fit, and predicted by a fit without that run (its 90 % interval as a band).",
+                      "fit, and predicted by a fit without that run" +
+                          (fit.leave_out_by == "run"
+                               ? std::string()
+                               : " and every run of the same " + fit.leave_out_by) +
+                          " (its 90 % interval as a band).",
                       {{"type", "bar"},
                        {"data", {{"labels", labels}, {"datasets", ds}}},
                        {"options", chart_options({{"type", "category"}},

@@ -39,8 +39,11 @@ std::string fold_summary(const LeaveOneOut& l) {
   for (const auto& r : l.residuals) compared.insert(r.run);
   return "  left out " + l.label + ": " + std::to_string(compared.size()) + " of its " +
          std::to_string(l.runs.size()) + " runs compared, median |error| " + fmt_fixed(median, 1) +
-         " %, worst " + signed_pct(worst) + " %, inside the 90 % interval " +
-         std::to_string(inside) + " of " + std::to_string(known) + "\n";
+         " %, worst " + signed_pct(worst) + " %, " +
+         (known == 0 ? std::string("no 90 % interval (the linear picture has none)")
+                     : "inside the 90 % interval " + std::to_string(inside) + " of " +
+                           std::to_string(known)) +
+         "\n";
 }
 
 }  // namespace

@@ -115,7 +115,13 @@ std::function<int()> setup_calibrate_serving(CLI::App* sub) {
     a->opt.progress = [](const std::string& s) { std::cerr << s << "\n"; };
     // Several sets: one joint fit over all their runs (sim/fit/joint_validation_set.hpp).
     std::vector<ValidationSet> sets;
-    for (const auto& f : a->inputs) sets.push_back(load_validation_set(f));
+    for (const auto& f : a->inputs) {
+      if (a->inputs.size() > 1 && !is_validation_set(f))
+        throw InputError("calibrate serving", f,
+                         "a validation set (pdsim.validation_set/1) for a joint fit; bench_serving "
+                         "records go with --init SET");
+      sets.push_back(load_validation_set(f));
+    }
     const ValidationSet set = sets.size() == 1 ? sets.front() : joint_validation_set(sets);
     if (sets.size() > 1 && a->opt.fit.empty())
       throw InputError("--fit", "", "the parameters of a joint fit over several sets");

@@ -34,7 +34,8 @@ std::vector<LeaveOutGroup> leave_out_groups(const ValidationSet& set,
       const Coordinates& c = coords[i];
       for (size_t j = 0; j < c.size(); ++j) {
         if (by == "deployment" ? c[j].numeric || !varies(j) : c[j].key != by) continue;
-        label += (label.empty() ? "" : " | ") + c[j].value();
+        label += (label.empty() ? "" : " | ") +
+                 (by == "deployment" ? c[j].value() : c[j].key + " = " + c[j].value());
       }
     }
     auto g = std::find_if(groups.begin(), groups.end(),

@@ -20,7 +20,7 @@
 namespace pdsim {
 
 struct LeaveOutGroup {
-  std::string label;         // the run's name, or the group's coordinate value(s)
+  std::string label;         // the run's name, the deployment's values, or "KEY = VALUE"
   std::vector<size_t> runs;  // indices into the set, ascending
 };
 

@@ -45,10 +45,13 @@ TEST(LeaveOutGroups, ByRunDeploymentOrOneCoordinate) {
   EXPECT_EQ(labels_of(dep), (std::vector<std::string>{"2 | none", "1 | none",
                                                       "1 | eagle 3 steps, 4 draft tokens"}));
   const auto nics = leave_out_groups(set, deps, "decode.a2a_nics_per_gpu");
-  EXPECT_EQ(labels_of(nics), (std::vector<std::string>{"2", "1"}));
+  EXPECT_EQ(labels_of(nics), (std::vector<std::string>{"decode.a2a_nics_per_gpu = 2",
+                                                       "decode.a2a_nics_per_gpu = 1"}));
   EXPECT_EQ(runs_of(nics), (std::vector<std::vector<size_t>>{{0}, {1, 2}}));
   const auto spec = leave_out_groups(set, deps, "speculative");
-  EXPECT_EQ(labels_of(spec), (std::vector<std::string>{"none", "eagle 3 steps, 4 draft tokens"}));
+  EXPECT_EQ(labels_of(spec),
+            (std::vector<std::string>{"speculative = none",
+                                      "speculative = eagle 3 steps, 4 draft tokens"}));
   EXPECT_EQ(runs_of(spec), (std::vector<std::vector<size_t>>{{0, 1}, {2}}));
   // One model for all three: a fold would leave nothing to fit.
   const std::string one = input_error_of([&] { leave_out_groups(set, deps, "model"); });
@@ -107,7 +110,7 @@ TEST(ServingFit, LeavesAWholeDeploymentOut) {
   const ServingFitResult r = fit_serving(set, opt);
   ASSERT_TRUE(r.converged) << r.status;
   ASSERT_EQ(r.loo.size(), 2u);
-  EXPECT_EQ(r.loo[0].label, "2");
+  EXPECT_EQ(r.loo[0].label, "decode.a2a_nics_per_gpu = 2");
   EXPECT_EQ(r.loo[0].runs, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(r.loo[1].runs, (std::vector<size_t>{2}));
   for (const auto& l : r.loo) {
@@ -121,7 +124,7 @@ TEST(ServingFit, LeavesAWholeDeploymentOut) {
   EXPECT_EQ(left, (std::set<size_t>{0, 1}));
   const Json& fit = r.overlay.doc["fit"];
   EXPECT_EQ(fit["leave_out_by"], "decode.a2a_nics_per_gpu");
-  EXPECT_EQ(fit["leave_one_out"][0]["left_out"], "2");
+  EXPECT_EQ(fit["leave_one_out"][0]["left_out"], "decode.a2a_nics_per_gpu = 2");
   EXPECT_EQ(fit["leave_one_out"][0]["left_out_runs"], (Json{"A", "B"}));
   EXPECT_EQ(fit["leave_one_out"][1]["left_out_runs"], (Json{"C"}));
 }
