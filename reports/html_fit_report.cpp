@@ -90,19 +90,19 @@ ReportDoc serving_fit_report_doc(const ValidationSet& set, const ServingFitResul
                   {"borderWidth", 1}});
   }
   add_error_guides(ds, labels.size());
-  d.charts.push_back({"fit-errors",
-                      "Error per run and metric",
-                      "Predicted − measured, % of measured: with the profiles alone, after the "
-                      "fit, and predicted by a fit without that run" +
-                          (fit.leave_out_by == "run"
-                               ? std::string()
-                               : " and every run of the same " + fit.leave_out_by) +
-                          " (its 90 % interval as a band).",
-                      {{"type", "bar"},
-                       {"data", {{"labels", labels}, {"datasets", ds}}},
-                       {"options", chart_options({{"type", "category"}},
-                                                 chart_axis("error % (predicted vs measured)"))}},
-                      420});
+  d.charts.push_back(
+      {"fit-errors",
+       "Error per run and metric",
+       "Predicted − measured, % of measured: with the profiles alone, after the "
+       "fit, and predicted by a fit without that run" +
+           (fit.leave_out_by == "run" ? std::string()
+                                      : " and every run of the same " + fit.leave_out_by) +
+           " (its 90 % interval as a band).",
+       {{"type", "bar"},
+        {"data", {{"labels", labels}, {"datasets", ds}}},
+        {"options",
+         chart_options({{"type", "category"}}, chart_axis("error % (predicted vs measured)"))}},
+       420});
   // Each parameter within its range: value and 90 % interval as a fraction of [lo, hi].
   std::vector<std::string> rows;
   std::vector<IntervalBand> bands;

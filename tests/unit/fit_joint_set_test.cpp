@@ -26,8 +26,7 @@ TEST(JointValidationSet, EveryRunOfEverySetWithItsOwnOverrides) {
   EXPECT_EQ(j.runs[glm.runs.size()].sets, dsr1.runs[0].sets);
   EXPECT_EQ(j.provenance["kind"], "joint");
   ASSERT_EQ(j.provenance["sets"].size(), 2u);
-  EXPECT_EQ(j.provenance["sets"][1]["file"],
-            "calibrate/validation/dsr1-2p2d-p5en-20260624.json");
+  EXPECT_EQ(j.provenance["sets"][1]["file"], "calibrate/validation/dsr1-2p2d-p5en-20260624.json");
   EXPECT_EQ(j.provenance["sets"][0]["provenance"], glm.provenance);
   // One set twice: its runs' names collide, and the error names the second copy's first run.
   const std::string e = input_error_of([&] { joint_validation_set({glm, glm}); });
