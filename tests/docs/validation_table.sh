@@ -2,7 +2,8 @@
 # The README's "Where predictions hold" table, from the project's own validation output: every
 # shipped validation set (calibrate/validation/*.json) run by `pdsim validate` with its profiles
 # alone and with the shipped overlay of the same name (calibrate/overlays/), and the overlay's
-# own leave-one-out predictions (fit.leave_one_out: each run predicted by the fit on the others).
+# own leave-one-out predictions (fit.leave_one_out: each run predicted by the fit on the others);
+# for a set of published points with a grouped leave-one-out (--leave-out-by), a table per group.
 #   validation_table.sh PDSIM SOURCE_DIR          print the table
 #   validation_table.sh PDSIM SOURCE_DIR --write  replace it in README.md (between the markers)
 #   validation_table.sh PDSIM SOURCE_DIR --check  fail when README.md's copy is stale (ctest)
@@ -35,6 +36,7 @@ def by_run(path):
 print("| set | run | prediction | " + " | ".join(l for _, l in metrics) + " |")
 print("|---|---|---|" + "---|" * len(metrics))
 hidden = {}
+overlays = {}
 for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
     if not f.endswith(".json"):
         continue
@@ -46,6 +48,7 @@ for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
     if os.path.exists(fitted_path):
         _, fitted = by_run(fitted_path)
         ov = json.load(open(os.path.join(src, "calibrate", "overlays", f)))
+        overlays[name] = (ov, alone, fitted)
         for fold in ov.get("fit", {}).get("leave_one_out", []):
             # a fold may leave a group of runs out together (--leave-out-by): key by each residual's run
             for r in fold["residuals"]:
@@ -66,9 +69,42 @@ for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
                   " | ".join(cell(errs.get(k)) for k, _ in metrics) + " |")
 if hidden:
     print()
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return None if n == 0 else (xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2)
 for name, runs in hidden.items():
     print("`%s`: %d runs compare none of these metrics (`pdsim validate "
           "calibrate/validation/%s.json` prints the ones they have)." % (name, len(runs), name))
+    if name not in overlays:
+        continue
+    ov, alone, fitted = overlays[name]
+    fit = ov.get("fit", {})
+    folds = [f for f in fit.get("leave_one_out", []) if "left_out_runs" in f]
+    if not folds:
+        continue
+    # a grouped leave-one-out (--leave-out-by): per group left out, the median error of each
+    # fitted metric with the profiles alone, fitted, and predicted by the fit on the other groups
+    fitted_metrics = ov["provenance"]["metrics"]
+    print()
+    print("Its overlay's fit, each %s left out in turn (`fit.leave_one_out`), median error of %s:"
+          % (fit["leave_out_by"], ", ".join("`%s`" % m for m in fitted_metrics)))
+    print()
+    print("| left out | runs | profiles alone (no fit) | fitted to these runs | left out of the fit "
+          "| inside its 90 % interval |")
+    print("|---|---|---|---|---|---|")
+    for fold in folds:
+        rs = [r for r in fold["residuals"] if r["metric"] in fitted_metrics]
+        if not rs:
+            continue
+        inside = sum(1 for r in rs if r.get("measured_inside_interval_90"))
+        known = sum(1 for r in rs if r.get("measured_inside_interval_90") is not None)
+        print("| %s | %d | %s | %s | %s | %s |" % (
+            fold["left_out"].replace("|", "\\|"), len(rs),
+            cell(median([alone[r["run"]][r["metric"]] for r in rs])),
+            cell(median([fitted[r["run"]][r["metric"]] for r in rs])),
+            cell(median([r["error_pct"] for r in rs])),
+            "%d of %d" % (inside, known) if known else "—"))
 PY
 begin='<!-- validation-table:begin (tests/docs/validation_table.sh --write) -->'
 end='<!-- validation-table:end -->'
