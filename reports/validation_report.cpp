@@ -1,12 +1,12 @@
 #include "reports/validation_report.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
 #include "reports/text_format.hpp"
 #include "reports/validate.hpp"
+#include "sim/core/stats.hpp"
 #include "sim/core/text_align.hpp"
 
 namespace pdsim {
@@ -32,9 +32,7 @@ std::string fold_summary(const LeaveOneOut& l) {
     }
   }
   if (abs_err.empty()) return "";
-  std::sort(abs_err.begin(), abs_err.end());
-  const size_t n = abs_err.size();
-  const double median = n % 2 ? abs_err[n / 2] : (abs_err[n / 2 - 1] + abs_err[n / 2]) / 2;
+  const double median = percentile_of(abs_err, 50);
   std::set<size_t> compared;  // runs of the group with a metric to compare (not all have one)
   for (const auto& r : l.residuals) compared.insert(r.run);
   return "  left out " + l.label + ": " + std::to_string(compared.size()) + " of its " +

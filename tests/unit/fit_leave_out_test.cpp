@@ -3,16 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fit/leave_out_groups.hpp"
 #include "sim/fit/serving_fit.hpp"
 #include "sim/fit/set_predictor.hpp"
-#include "sim/serve/actors/run_scenario.hpp"
-#include "sim/serve/entities/bench_metrics.hpp"
+#include "tests/unit/synthetic_set.hpp"
 #include "tests/unit/test_support.hpp"
 
 namespace pdsim {
@@ -66,39 +63,9 @@ TEST(LeaveOutGroups, ByRunDeploymentOrOneCoordinate) {
 // GPU, one drives one. Left out by NIC layout, each fold fits the other layout alone, finds 80
 // again, and so predicts the runs left out exactly.
 std::string two_layout_set(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  const std::string scenario = data_root() + "/scenarios/glm51-2p2d-efa-quick.json";
-  Json truth = {
-      {"schema", kProfileOverlaySchema},
-      {"name", "truth"},
-      {"provenance", Json::object()},
-      {"profiles",
-       {{"fabric",
-         {{"profile", "efa-p5en"}, {"set", {{"a2a", {{"cpu-proxy", {{"fixed_us", 80.0}}}}}}}}}}}};
-  std::ofstream(dir + "/truth.json") << truth.dump();
-  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
-      {"A", {}}, {"B", {"workload.num_prompts=6"}}, {"C", {"decode.a2a_nics=8"}}};
-  const std::vector<std::string> common = {"workload.num_prompts=8",
-                                           "decode.speculative.algorithm=none"};
-  Json rs = Json::array();
-  for (const auto& [name, own] : runs) {
-    std::vector<std::string> sets = common;
-    sets.insert(sets.end(), own.begin(), own.end());
-    const Json measured =
-        bench_summary(run_scenario_file(scenario, sets, std::nullopt, {dir + "/truth.json"}));
-    std::ofstream(dir + "/" + name + ".json") << measured.dump() << "\n";
-    rs.push_back({{"name", name},
-                  {"scenario", scenario},
-                  {"set", own},
-                  {"measured", dir + "/" + name + ".json"}});
-  }
-  Json set = {{"schema", kValidationSetSchema},
-              {"name", "two-layouts"},
-              {"provenance", {{"kind", "synthetic"}}},
-              {"set", common},
-              {"runs", rs}};
-  std::ofstream(dir + "/set.json") << set.dump();
-  return dir + "/set.json";
+  return testing::synthetic_set(
+      dir, "two-layouts", {"workload.num_prompts=8", "decode.speculative.algorithm=none"},
+      {{"A", {}}, {"B", {"workload.num_prompts=6"}}, {"C", {"decode.a2a_nics=8"}}});
 }
 
 TEST(ServingFit, LeavesAWholeDeploymentOut) {

@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
@@ -13,8 +11,7 @@
 #include "sim/fit/loo_interval.hpp"
 #include "sim/fit/parameter_samples.hpp"
 #include "sim/fit/serving_fit.hpp"
-#include "sim/serve/actors/run_scenario.hpp"
-#include "sim/serve/entities/bench_metrics.hpp"
+#include "tests/unit/synthetic_set.hpp"
 #include "tests/unit/test_support.hpp"
 
 namespace pdsim {
@@ -169,29 +166,9 @@ TEST(ParameterSamples, MalformedFitBlocksNameTheField) {
 // A validation set whose one "measured" run is pdsim's own prediction with fixed_us = 80: the fit
 // must find 80 again from a start of 0.
 std::string synthetic_set(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  const std::string scenario = data_root() + "/scenarios/glm51-2p2d-efa-quick.json";
-  const std::vector<std::string> sets = {"workload.num_prompts=8",
-                                         "decode.speculative.algorithm=none"};
-  Json truth = {
-      {"schema", kProfileOverlaySchema},
-      {"name", "truth"},
-      {"provenance", Json::object()},
-      {"profiles",
-       {{"fabric",
-         {{"profile", "efa-p5en"}, {"set", {{"a2a", {{"cpu-proxy", {{"fixed_us", 80.0}}}}}}}}}}}};
-  std::ofstream(dir + "/truth.json") << truth.dump();
-  const Json measured =
-      bench_summary(run_scenario_file(scenario, sets, std::nullopt, {dir + "/truth.json"}));
-  std::ofstream(dir + "/measured.json") << measured.dump() << "\n";
-  Json set = {
-      {"schema", kValidationSetSchema},
-      {"name", "synthetic"},
-      {"provenance", {{"kind", "synthetic"}}},
-      {"set", sets},
-      {"runs", {{{"name", "S"}, {"scenario", scenario}, {"measured", dir + "/measured.json"}}}}};
-  std::ofstream(dir + "/set.json") << set.dump();
-  return dir + "/set.json";
+  return testing::synthetic_set(dir, "synthetic",
+                                {"workload.num_prompts=8", "decode.speculative.algorithm=none"},
+                                {{"S", {}}});
 }
 
 TEST(ServingFit, RecoversAKnownParameterDeterministically) {
