@@ -82,8 +82,14 @@ std::string envelope_text(const Json& e) {
     return s;
   }
   const bool residuals = e["nearest"].value("fitted", false);
+  bool from_folds = false;
+  for (const auto& m : iv) from_folds = from_folds || m.value("overlay", Json()).is_string();
   s += !e["inside"].get<bool>()
-           ? "  90 % interval: the spread of the error between deployments no fit saw:\n"
+           ? (from_folds ? "  90 % interval: the spread of the error on deployments a fit left out "
+                           "(an overlay's folds; see each line), else between deployments no fit "
+                           "saw:\n"
+                         : "  90 % interval: the spread of the error between deployments no fit "
+                           "saw:\n")
        : residuals
            ? "  90 % interval: the fit's residuals on this deployment's runs (in-sample; "
              "--param-samples adds the parameters' own uncertainty):\n"
@@ -93,13 +99,21 @@ std::string envelope_text(const Json& e) {
     if (!iv.contains(key)) continue;
     const Json& m = iv[key];
     char buf[320];
+    const Json overlay = m.value("overlay", Json());
+    const std::string family =
+        m.value("family", "") +
+        (overlay.is_string() ? "; left out of " + overlay.get<std::string>() + "'s fit" : "");
     std::snprintf(buf, sizeof buf,
                   "    %-28s %10.2f to %10.2f   x/ %.2f  (%s; %d runs, %d deployment(s))\n",
                   bench_metric_label(key).c_str(), m["lo"].get<double>(), m["hi"].get<double>(),
-                  std::exp(1.6448536269514722 * m["sigma_log"].get<double>()),
-                  m.value("family", "").c_str(), m.value("runs", 0), m.value("deployments", 0));
+                  std::exp(1.6448536269514722 * m["sigma_log"].get<double>()), family.c_str(),
+                  m.value("runs", 0), m.value("deployments", 0));
     s += buf;
   }
+  for (const auto& o : e.value("overlay_spreads", Json::array()))
+    if (!o.value("covers", true) && !o.value("families", Json::array()).empty())
+      s += "  Not from the left-out deployments of " + o.value("overlay", "") +
+           "'s fit: " + o.value("gap", "") + "\n";
   return s;
 }
 

@@ -34,9 +34,10 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                       {-1, -1, -1, -1},
                       {}};
   ReportTable iv{"envelope_intervals",
-                 "90 % interval from the corpus (outside: the spread between deployments no fit "
-                 "saw; inside an unfitted deployment: its own error; inside a fitted one: the "
-                 "fit's residuals there)",
+                 "90 % interval from the corpus (outside: the spread of an applied fit's "
+                 "left-out deployments where the prediction recombines them, else the spread "
+                 "between deployments no fit saw; inside an unfitted deployment: its own error; "
+                 "inside a fitted one: the fit's residuals there)",
                  {"run", "metric", "predicted", "low", "high", "factor", "from"},
                  {-1, -1, 2, 2, 2, 2, -1},
                  {}};
@@ -51,6 +52,14 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                    {"run", "parameter", "value", "prior low", "prior high", "prior basis"},
                    {-1, -1, 3, 3, 3, -1},
                    {}};
+  ReportTable folds{"overlay_spreads",
+                    "Applied fits' left-out errors (sim/fit/fold_spread.hpp): they give the "
+                    "interval outside the corpus when the prediction recombines what the folds "
+                    "predicted",
+                    {"run", "overlay", "left out by", "family", "tau", "factor", "runs",
+                     "inside when left out", "used", "why not"},
+                    {-1, -1, -1, -1, 3, 2, 0, -1, -1, -1},
+                    {}};
   for (const auto& r : runs) {
     const Json* e = envelope_of(r);
     if (!e) continue;
@@ -66,8 +75,11 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
       const Json& m = ivs[key];
       iv.rows.push_back({r.name, bench_metric_label(key), r.summary.value(key, 0.0), m["lo"],
                          m["hi"], std::exp(kZ90 * m["sigma_log"].get<double>()),
-                         m.value("family", "") + ": " + m.value("basis", "") + ", " +
-                             std::to_string(m.value("runs", 0)) + " runs"});
+                         m.value("family", "") + ": " + m.value("basis", "") +
+                             (m.value("overlay", Json()).is_string()
+                                  ? " (" + m["overlay"].get<std::string>() + ")"
+                                  : std::string()) +
+                             ", " + std::to_string(m.value("runs", 0)) + " runs"});
     }
     for (const auto& p : (*e)["parameters"])
       if (p.value("extrapolated", false))
@@ -75,6 +87,14 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                                p.value("fit_runs_in_corpus", false)
                                    ? differs_cell(p["differs"])
                                    : std::string("its fit runs are not in the corpus")});
+    for (const auto& o : e->value("overlay_spreads", Json::array()))
+      for (const auto& f : o.value("families", Json::array()))
+        folds.rows.push_back({r.name, o.value("overlay", ""), o.value("leave_out_by", ""),
+                              f.value("family", ""), f["tau"],
+                              std::exp(kZ90 * f["tau"].get<double>()), f["runs"],
+                              std::to_string(f.value("inside_90_left_out", 0)) + " of " +
+                                  std::to_string(f.value("runs", 0)),
+                              o.value("covers", false) ? "yes" : "no", o.value("gap", "")});
     for (const auto& h : e->value("held_parameters", Json::array())) {
       const Json pr = h.value("prior", Json());
       const bool has = pr.is_object();
@@ -86,6 +106,7 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
   if (verdict.rows.empty()) return;
   std::vector<ReportTable> add = {verdict};
   if (!iv.rows.empty()) add.push_back(iv);
+  if (!folds.rows.empty()) add.push_back(folds);
   if (!params.rows.empty()) add.push_back(params);
   if (!held.rows.empty()) add.push_back(held);
   const auto at = d.tables.empty() ? d.tables.end() : d.tables.begin() + 1;

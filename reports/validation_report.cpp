@@ -8,6 +8,8 @@
 #include "reports/validate.hpp"
 #include "sim/core/stats.hpp"
 #include "sim/core/text_align.hpp"
+#include "sim/fit/fold_spread.hpp"
+#include "sim/fit/loo_interval.hpp"
 
 namespace pdsim {
 namespace {
@@ -129,6 +131,26 @@ std::string validate_set_text(const ValidationSet& set, const Json& validation) 
   return o;
 }
 
+// The spread of the left-out errors that `pdsim run` puts on a prediction recombining these
+// deployments, and how it holds when each fold is left out of it.
+std::string fold_spread_text(const FoldSpread& s) {
+  std::string o;
+  for (const auto& f : s.families) {
+    if (f.tau <= 0) continue;
+    int inside = 0;
+    for (const auto& g : f.groups) inside += g.inside_90;
+    o += "  spread of the left-out errors, " + f.family + ": tau " + fmt_fixed(f.tau, 3) +
+         " (90 % interval x/ " + fmt_fixed(std::exp(kZ90 * f.tau), 2) + ") over " +
+         std::to_string(f.groups.size()) + " folds, " + std::to_string(f.runs) +
+         " runs; each fold against the others' spread: " + std::to_string(inside) + " of " +
+         std::to_string(f.runs) + " inside\n";
+  }
+  if (!o.empty())
+    o += "  (`pdsim run` gives that interval to a deployment these folds could have left out: "
+         "sim/fit/fold_spread.hpp)\n";
+  return o;
+}
+
 std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& fit) {
   std::string o;
   // Converging says only that the optimiser stopped; the warnings say whether the fit is usable.
@@ -218,6 +240,7 @@ std::string serving_fit_text(const ValidationSet& set, const ServingFitResult& f
     o += "  (interval: the fold's linear picture, sim/fit/loo_interval.hpp: its refitted "
          "parameters' covariance, each held parameter uniform over its --fit range, the residual "
          "scatter; held share: the part of its variance from the held parameters)\n";
+    o += fold_spread_text(fold_spread(fit.overlay.doc.value("fit", Json::object())));
   }
   // Last, where the eye lands after the tables (and in the overlay's fit.warnings).
   for (const auto& w : fit.warnings) o += "warning (" + w.kind + "): " + w.text + "\n";

@@ -25,6 +25,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/output_dir.hpp"
 #include "sim/core/progress.hpp"
+#include "sim/fit/fold_spread.hpp"
 #include "sim/fit/set_predictor.hpp"
 #include "sim/scenario/record_workload.hpp"
 #include "sim/serve/actors/run_scenario.hpp"
@@ -54,7 +55,21 @@ int validate_set(const ValidateOptions& o) {
   std::optional<Progress> bar(std::in_place, "validation runs", progress_mode(o.progress));
   const std::vector<Json> predicted = pred.predict(pred.all_runs(), overlays, /*full=*/true);
   bar.reset();
-  const Json v = validate_set_json(set, predicted);
+  Json v = validate_set_json(set, predicted);
+  // An overlay's out-of-sample figure: the spread of its fit's left-out errors, which `pdsim run`
+  // gives a recombination of the deployments its folds predicted (sim/fit/fold_spread.hpp).
+  std::string spread_text;
+  for (const auto& ov : overlays) {
+    const FoldSpread fs = fold_spread(ov.doc.value("fit", Json::object()));
+    const std::string t = fold_spread_text(fs);
+    if (t.empty()) continue;
+    const std::string name = ov.doc.value("name", ov.file);
+    Json j = {{"overlay", name}};
+    j.update(fold_spread_json(fs));
+    v["overlay_fold_spreads"].push_back(j);
+    spread_text += "Overlay " + name + ", its fit's left-out errors (leave-one-out by " +
+                   fs.leave_out_by + "):\n" + t;
+  }
   if (!o.out.empty()) {
     OutputDir out(o.out);  // written as a unit
     for (size_t i = 0; i < set.runs.size(); ++i)
@@ -64,7 +79,7 @@ int validate_set(const ValidateOptions& o) {
     out.commit();
   }
   for (const auto& f : o.reports) write_report_doc(validation_report_doc(v, set.name), f);
-  std::cout << validate_set_text(set, v);
+  std::cout << validate_set_text(set, v) << spread_text;
   return 0;
 }
 

@@ -25,6 +25,11 @@ struct Coordinate {
 
 using Coordinates = std::vector<Coordinate>;
 
+// How a prediction differs from measured runs on one coordinate (envelope.hpp).
+struct CoordinateGap {
+  std::string key, label, value, measured;  // measured: the values or range the runs cover
+};
+
 Coordinates deployment_coordinates(const Deployment& d);
 // Every coordinate's key, in deployment_coordinates' order.
 std::vector<std::string> coordinate_keys();

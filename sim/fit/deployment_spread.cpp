@@ -53,6 +53,31 @@ std::vector<MetricSpread> metric_families() {
   };
 }
 
+void fill_spread(MetricSpread& f, const std::vector<std::string>& names,
+                 const std::vector<std::vector<double>>& by_group) {
+  f.runs = 0;
+  f.groups.clear();
+  f.tau = tau_of(by_group, by_group.size());
+  for (size_t g = 0; g < by_group.size(); ++g) {
+    if (by_group[g].empty()) continue;
+    SpreadGroup sg;
+    sg.deployment = names[g];
+    sg.runs = static_cast<int>(by_group[g].size());
+    double s = 0, s2 = 0;
+    for (double e : by_group[g]) {
+      s += e;
+      s2 += e * e;
+    }
+    sg.mean_log_error = s / sg.runs;
+    sg.rms_log_error = std::sqrt(s2 / sg.runs);
+    sg.tau_without = tau_of(by_group, g);
+    for (double e : by_group[g])
+      if (sg.tau_without > 0 && std::abs(e) <= kZ90 * sg.tau_without) ++sg.inside_90;
+    f.runs += sg.runs;
+    f.groups.push_back(sg);
+  }
+}
+
 std::vector<MetricSpread> estimate_spreads(const std::vector<CorpusRun>& runs) {
   std::vector<MetricSpread> out = metric_families();
   for (auto& f : out) {
@@ -77,25 +102,8 @@ std::vector<MetricSpread> estimate_spreads(const std::vector<CorpusRun>& runs) {
         by_group.emplace_back();
       }
       by_group[it->second].push_back(sum / n);
-      ++f.runs;
     }
-    f.tau = tau_of(by_group, by_group.size());
-    for (size_t g = 0; g < by_group.size(); ++g) {
-      SpreadGroup sg;
-      sg.deployment = names[g];
-      sg.runs = static_cast<int>(by_group[g].size());
-      double s = 0, s2 = 0;
-      for (double e : by_group[g]) {
-        s += e;
-        s2 += e * e;
-      }
-      sg.mean_log_error = s / sg.runs;
-      sg.rms_log_error = std::sqrt(s2 / sg.runs);
-      sg.tau_without = tau_of(by_group, g);
-      for (double e : by_group[g])
-        if (sg.tau_without > 0 && std::abs(e) <= kZ90 * sg.tau_without) ++sg.inside_90;
-      f.groups.push_back(sg);
-    }
+    fill_spread(f, names, by_group);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 // deployment meets both. Leave one deployment out: tau_{-g} from the others, and how many of g's
 // runs fall inside ±z90 · tau_{-g} — the honest check of the interval it gives.
 // A family with fewer than two deployments has no estimate (tau 0): nothing to say it transfers.
+#include <string>
 #include <vector>
 
 #include "sim/fit/calibration_corpus.hpp"
@@ -18,6 +19,12 @@ namespace pdsim {
 
 // The families and their metrics (bench_serving keys), in the order reports list them.
 std::vector<MetricSpread> metric_families();
+
+// Fills `f`'s tau, runs and groups from each group's run errors (`by_group[g]`: ln(predicted /
+// measured) per run, averaged over the family's metrics; `names[g]` its label); an empty group is
+// skipped. The estimator above, shared with the spread of a fit's left-out folds (fold_spread.hpp).
+void fill_spread(MetricSpread& f, const std::vector<std::string>& names,
+                 const std::vector<std::vector<double>>& by_group);
 
 // Fills each family's tau, runs and groups from the corpus runs with no fit behind them.
 std::vector<MetricSpread> estimate_spreads(const std::vector<CorpusRun>& runs);

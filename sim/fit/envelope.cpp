@@ -179,7 +179,14 @@ Envelope locate(const Coordinates& c, const CalibrationCorpus& corpus, const Jso
       if (fit_files.count(corpus.runs[r].measured_file)) e.nearest_fitted = true;
     if (!overlay_fits || !overlay_fits->contains(file) || !residuals_read.insert(file).second)
       continue;
-    for (const auto& res : (*overlay_fits)[file].value("residuals", Json::array()))
+    const Json& fit = (*overlay_fits)[file];
+    if (!e.inside && fit.contains("leave_one_out")) {
+      Envelope::OverlaySpread os{name, fold_spread(fit), ""};
+      const std::vector<size_t> tested = fold_runs_in(os.spread, corpus, pool);
+      os.gap = fold_spread_gap(os.spread, c, corpus, tested);
+      e.overlay_spreads.push_back(std::move(os));
+    }
+    for (const auto& res : fit.value("residuals", Json::array()))
       for (size_t r : e.nearest)
         if (fit_files.count(corpus.runs[r].measured_file) &&
             res.value("run", "") == corpus.runs[r].name && res.contains("log_ratio"))
@@ -226,11 +233,22 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
     double sigma = 0;
     std::string basis;
     size_t runs = 0, deployments = 0;
+    std::string overlay;
     if (!e.inside) {
       sigma = f.tau;
       basis = "spread between deployments";
       runs = static_cast<size_t>(f.runs);
       deployments = f.groups.size();
+      for (const auto& os : e.overlay_spreads)
+        for (const auto& of : os.spread.families)
+          if (of.family == f.family && os.gap.empty() && of.tau > 0 &&
+              (overlay.empty() || of.tau > sigma)) {
+            sigma = of.tau;
+            overlay = os.overlay;
+            basis = "spread of the fit's left-out deployments";
+            runs = static_cast<size_t>(of.runs);
+            deployments = of.groups.size();
+          }
     } else if (!fitted) {
       const std::vector<double> errs = family_errors(corpus, e.nearest, f);
       double s2 = 0;
@@ -261,6 +279,7 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
       iv[m] = {{"family", f.family},
                {"sigma_log", sigma},
                {"basis", basis},
+               {"overlay", overlay.empty() ? Json(nullptr) : Json(overlay)},
                {"runs", runs},
                {"deployments", deployments},
                {"lo", v * std::exp(-kZ90 * sigma)},
@@ -268,6 +287,13 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
     }
   }
   j["interval_90"] = iv;
+  Json spreads = Json::array();
+  for (const auto& os : e.overlay_spreads) {
+    Json o = {{"overlay", os.overlay}, {"covers", os.gap.empty()}, {"gap", os.gap}};
+    o.update(fold_spread_json(os.spread));
+    spreads.push_back(std::move(o));
+  }
+  j["overlay_spreads"] = spreads;
   return j;
 }
 
@@ -297,9 +323,9 @@ Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
   const Coordinates c = deployment_coordinates(d);
   const Json log = d.profiles.value("profile_overlays", Json());
   Envelope e = locate(c, *corpus, log);
-  if (e.nearest_fitted) {
-    // Only a fitted deployment's interval needs the fits' residuals, which the run's log does not
-    // carry: read the applied overlays' files then (a sweep's points outside read none).
+  if (e.nearest_fitted || (!e.inside && log.is_object() && log.contains("applied"))) {
+    // A fitted deployment's interval needs the fits' residuals, and one outside their left-out
+    // folds, neither of which the run's log carries: read the applied overlays' files then.
     Json fits = Json::object();
     for (const auto& o : log.value("overlays", Json::array())) {
       const std::string file = o.value("file", "");

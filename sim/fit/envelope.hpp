@@ -6,8 +6,10 @@
 // first in corpus order on a tie) names what differs. Each fitted parameter the run uses (from
 // the profile overlays it applied) is checked the same way against the runs its fit used, over
 // the coordinates its profile kind depends on (kParameterDependsOn below: an assumption, stated).
-// The interval of each metric: outside, ±z90 · tau of the metric's family (the spread between
-// deployments, deployment_spread.hpp); inside a deployment the corpus measured without fitting
+// The interval of each metric: outside, ±z90 · tau of the metric's family: the spread of the
+// left-out deployments of an applied overlay's fit where that covers the prediction
+// (fold_spread.hpp; the largest where several do), else the corpus's spread between deployments
+// (deployment_spread.hpp); inside a deployment the corpus measured without fitting
 // to it, that deployment's own RMS error; inside a fitted one, the RMS of the fit's residuals on
 // that deployment's runs (in-sample: what the fitted mechanisms leave unexplained there; the
 // parameters' own uncertainty is --param-samples'), and none where the fit compared no metric
@@ -19,13 +21,10 @@
 #include "sim/core/json_reader.hpp"
 #include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/calibration_corpus.hpp"
+#include "sim/fit/fold_spread.hpp"
 #include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
-
-struct CoordinateGap {
-  std::string key, label, value, measured;  // measured: the values or range the runs cover
-};
 
 struct ParameterReach {
   std::string parameter, overlay;  // overlay: its name
@@ -56,6 +55,14 @@ struct Envelope {
   };
   std::vector<Residual> nearest_residuals;
   std::vector<HeldParameter> held;  // filled by deployment_envelope (it knows the backend)
+  // Outside, each applied overlay's left-out spread (fold_spread.hpp), from `overlay_fits`; `gap`
+  // empty when it covers this prediction, else why not.
+  struct OverlaySpread {
+    std::string overlay;  // its name
+    FoldSpread spread;
+    std::string gap;
+  };
+  std::vector<OverlaySpread> overlay_spreads;
 };
 
 // `overlay_log`: the deployment's profiles["profile_overlays"] (null when none was applied).

@@ -126,6 +126,13 @@ expect import-sglang-ignored 0 "ignored (decode): --frob 1" -- "$PDSIM" import s
 expect import-sglang-bad 2 "--prefill: field '--tp-size': expected an integer >= 1, got \"eight\"" -- "$PDSIM" import sglang --prefill "--tp-size=eight --disaggregation-mode prefill" --decode "--disaggregation-mode decode"
 expect import-topology 0 '"shared_layers"' -- "$PDSIM" import topology "$SRC/tests/data/formats/aws_topology.json"
 expect report-ext 2 "field '--report': a file ending in .html, .md or .csv" -- "$PDSIM" run "$S" --report "$T/r.pdf" --out "$T/a"
+# Outside the corpus, DeepSeek-R1's DP decode behind a prefill without DP (both layouts measured,
+# never together) takes its TPOT interval from the collective overlay's left-out deployments
+# (sim/fit/fold_spread.hpp); a platform no left-out run had keeps the corpus's spread, and says why.
+D=$SRC/scenarios/dsr1
+expect fold-spread 0 "(per-token time; left out of dsr1-2p2d-p5en-20260624's fit; 39 runs, 6 deployment(s))" -- "$PDSIM" run "$D/dsr1-2p2d-p5en-tp-dp.json" --set prefill.dp=1 --set prefill.dp_attention=false --set prefill.enable_dp_lm_head=false --out "$T/fs"
+expect fold-spread-json 0 '"basis": "spread of the fit'"'"'s left-out deployments"' -- cat "$T/fs/summary.json"
+expect fold-spread-not 0 "Not from the left-out deployments of dsr1-2p2d-p5en-20260624's fit: no run its folds predicted had platform p5.48xlarge" -- "$PDSIM" run "$D/dsr1-2p2d-p5-deepep.json" --out "$T/fs2"
 # The DeepSeek-R1 sweep's scenarios are import.sh's output from the published launch lines.
 mkdir -p "$T/dsr1" && sh "$SRC/scenarios/dsr1/import.sh" "$PDSIM" "$T/dsr1"
 # import rebases the base's overlay path onto the folder it writes to: put it back as the

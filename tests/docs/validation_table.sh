@@ -20,7 +20,7 @@ for set in "$SRC"/calibrate/validation/*.json; do
   fi
 done
 python3 - "$T" "$SRC" > "$T/table.md" <<'PY'
-import json, os, sys
+import json, math, os, sys
 tmp, src = sys.argv[1], sys.argv[2]
 metrics = [("duration", "duration"), ("mean_e2e_latency_ms", "mean E2E"),
            ("median_itl_ms", "median ITL"), ("p99_itl_ms", "p99 ITL")]
@@ -37,6 +37,7 @@ print("| set | run | prediction | " + " | ".join(l for _, l in metrics) + " |")
 print("|---|---|---|" + "---|" * len(metrics))
 hidden = {}
 overlays = {}
+spreads = []
 for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
     if not f.endswith(".json"):
         continue
@@ -46,7 +47,9 @@ for f in sorted(os.listdir(os.path.join(src, "calibrate", "validation"))):
     loo = {}
     fitted_path = os.path.join(tmp, name + ".fitted", "validation.json")
     if os.path.exists(fitted_path):
-        _, fitted = by_run(fitted_path)
+        fitted_doc, fitted = by_run(fitted_path)
+        for sp in fitted_doc.get("overlay_fold_spreads", []):
+            spreads.append(sp)
         ov = json.load(open(os.path.join(src, "calibrate", "overlays", f)))
         overlays[name] = (ov, alone, fitted)
         for fold in ov.get("fit", {}).get("leave_one_out", []):
@@ -105,6 +108,22 @@ for name, runs in hidden.items():
             cell(median([fitted[r["run"]][r["metric"]] for r in rs])),
             cell(median([r["error_pct"] for r in rs])),
             "%d of %d" % (inside, known) if known else "—"))
+if spreads:
+    # the same estimator over each overlay's folds (pdsim validate SET --profile-overlay prints it)
+    print()
+    print("Each overlay's left-out errors as `pdsim run` uses them for a deployment outside the "
+          "corpus that only recombines what its folds predicted (`sim/fit/fold_spread.hpp`; "
+          "`pdsim validate SET --profile-overlay OVERLAY` prints them):")
+    print()
+    print("| overlay | left out by | metric family | tau | 90 % interval | folds | runs "
+          "| inside when its fold is left out of tau |")
+    print("|---|---|---|---|---|---|---|---|")
+    for sp in spreads:
+        for f in sp["families"]:
+            print("| `%s` | %s | %s | %.3f | ×/÷ %.2f | %d | %d | %d of %d |" % (
+                sp["overlay"], sp["leave_out_by"], f["family"], f["tau"],
+                math.exp(1.6448536269514722 * f["tau"]), f["deployments"], f["runs"],
+                f["inside_90_left_out"], f["runs"]))
 PY
 begin='<!-- validation-table:begin (tests/docs/validation_table.sh --write) -->'
 end='<!-- validation-table:end -->'

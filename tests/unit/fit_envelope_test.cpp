@@ -10,34 +10,16 @@
 #include "sim/fit/envelope.hpp"
 #include "sim/fit/loo_interval.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "tests/unit/corpus_fixture.hpp"
 
 namespace pdsim {
 namespace fit_envelope_test {
 
-// Every coordinate at a plain value; `changes` replaces some.
-Coordinates coords(const Json& changes = Json::object()) {
-  Json j = {{"model", "m1"},
-            {"platform", "p5en.48xlarge"},
-            {"serving_stack", "sglang-0.5-pd"},
-            {"fabric", "efa-p5en"},
-            {"prefill.layout", "TP16, MoE TP"},
-            {"prefill.moe_path", "none (no all-to-all)"},
-            {"decode.layout", "TP16, MoE TP"},
-            {"decode.moe_path", "none (no all-to-all)"},
-            {"decode.a2a_nics_per_gpu", "-"},
-            {"kv_transport", "mooncake rdma"},
-            {"speculative", "none"},
-            {"concurrency", 2},
-            {"input_len", 1024},
-            {"output_len", 256},
-            {"decode.requests_per_rank", 2}};
-  for (auto it = changes.begin(); it != changes.end(); ++it) j[it.key()] = it.value();
-  return coordinates_from_json(JsonNode::from_json(j, "test"));
-}
+using testing::coords;
 
 CorpusRun run(const std::string& name, const Json& changes, std::vector<CorpusPoint> pts,
               std::vector<std::string> fitted_by = {}) {
-  return {"set", name, "m/" + name, coords(changes), std::move(pts), std::move(fitted_by)};
+  return testing::corpus_run(name, changes, std::move(pts), std::move(fitted_by));
 }
 
 const MetricSpread& family(const std::vector<MetricSpread>& s, const std::string& name) {
