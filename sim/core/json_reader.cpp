@@ -7,6 +7,7 @@
 #include "sim/core/bounded_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/excerpt.hpp"
+#include "sim/core/parsed_file_cache.hpp"
 #include "sim/core/read_file.hpp"
 #include "sim/core/time_bound.hpp"
 
@@ -17,7 +18,10 @@ JsonNode::JsonNode(std::shared_ptr<const Json> root, const Json* node, std::stri
     : root_(std::move(root)), node_(node), file_(std::move(file)), path_(std::move(path)) {}
 
 JsonNode JsonNode::load_file(const std::string& path) {
-  return from_json(parse_json(read_file(path), path), path);
+  auto root = parsed_file(path, read_file(path),
+                          [&](const std::string& bytes) { return parse_json(bytes, path); });
+  const Json* p = root.get();
+  return JsonNode(std::move(root), p, path, "");
 }
 
 JsonNode JsonNode::from_json(Json doc, std::string file) {

@@ -48,9 +48,21 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
     got += static_cast<size_t>(n);
   }
   out.resize(got);
-  // It may also have grown since fstat (or be a /proc file that reports size 0): read the rest
-  // through a small buffer, still bounded. On the heap: files are also read inside simulation
-  // actors, whose stacks are 64 KiB (sim/serve/actors/simulation.cpp).
+  // It may also have grown since fstat (or be a /proc file that reports size 0): read the rest,
+  // still bounded. A small probe first, so the common case (nothing more) allocates nothing;
+  // then a 64 KiB buffer on the heap: files are also read inside simulation actors, whose stacks
+  // are 64 KiB (sim/serve/actors/simulation.cpp).
+  char probe[256];
+  ssize_t first = 0;
+  do first = ::read(f.fd, probe, sizeof probe);
+  while (first < 0 && errno == EINTR);
+  if (first < 0) throw IoError(path, "read failed", errno);
+  if (first == 0) return out;
+  if (out.size() + static_cast<uint64_t>(first) > max_bytes)
+    throw InputError(path, "",
+                     "expected a file of at most " + std::to_string(max_bytes) +
+                         " bytes, got more (it grew while being read)");
+  out.append(probe, static_cast<size_t>(first));
   std::vector<char> buf(size_t{1} << 16);
   while (true) {
     const ssize_t n = ::read(f.fd, buf.data(), buf.size());

@@ -77,6 +77,22 @@ TEST_F(ReadFile, FilesAboveTheBoundAreRefused) {
             path("big") + ": expected a file of at most 99 bytes, got 100 bytes");
 }
 
+// /proc files report size 0: everything comes from the reads after the sized one (a small probe,
+// then the 64 KiB buffer when there is more than the probe holds).
+TEST_F(ReadFile, AFileThatReportsSizeZeroIsReadWhole) {
+  const std::string status = read_file("/proc/self/status");
+  EXPECT_EQ(status.rfind("Name:", 0), 0u);
+  EXPECT_GT(status.size(), 256u);
+  EXPECT_EQ(status.back(), '\n');
+  // beyond the bound while growing: refused
+  try {
+    read_file("/proc/self/status", 100);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("got more (it grew while being read)"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace pdsim
 
