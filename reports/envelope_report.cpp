@@ -55,8 +55,8 @@ std::string envelope_text(const Json& e) {
   // Both sides of a comparison say which all-to-all terms a measured run chose (issue 27, item 6).
   const Json held = e.value("held_parameters", Json::array());
   if (!held.empty()) {
-    s += "  Decode all-to-all parameters no fit set (held at the profile's value; no measured "
-         "run chose them):\n";
+    s += "  Decode all-to-all parameters no applied fit set (held at the profile's value; no "
+         "measured run of this deployment chose them):\n";
     for (const auto& h : held) {
       char buf[256];
       std::snprintf(buf, sizeof buf, "    %-44s %g  ", h.value("parameter", "").c_str(),
@@ -70,6 +70,17 @@ std::string envelope_text(const Json& e) {
         s += buf;
       } else {
         s += "(no published figure)\n";
+      }
+      // A fit on other runs chose a value for this very field: the user sees both.
+      for (const auto& f : h.value("fitted_elsewhere", Json::array())) {
+        const Json se = f.value("std_error", Json());
+        std::snprintf(buf, sizeof buf, "      fitted %.4g", f.value("value", 0.0));
+        s += buf;
+        if (se.is_number()) {
+          std::snprintf(buf, sizeof buf, " ± %.3g", se.get<double>());
+          s += buf;
+        }
+        s += " by " + f.value("overlay", "") + " on its own runs, not applied here\n";
       }
     }
   }

@@ -2,6 +2,7 @@
 // corpus: the summary's pdsim.envelope (sim/fit/envelope.hpp) as four tables placed right after
 // the metrics, since they qualify every number in them.
 #include <cmath>
+#include <cstdio>
 
 #include "reports/envelope_report.hpp"
 #include "reports/html_run_sections.hpp"
@@ -47,10 +48,12 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
                      {-1, -1, -1, -1},
                      {}};
   ReportTable held{"held_parameters",
-                   "Decode all-to-all parameters no fit set: held at the profile's value, chosen "
-                   "by no measured run (e.g. the in-serving fixed cost fixed_us)",
-                   {"run", "parameter", "value", "prior low", "prior high", "prior basis"},
-                   {-1, -1, 3, 3, 3, -1},
+                   "Decode all-to-all parameters no applied fit set: held at the profile's "
+                   "value, chosen by no measured run of this deployment (e.g. the in-serving "
+                   "fixed cost fixed_us); a shipped fit on other runs may have chosen another",
+                   {"run", "parameter", "value", "prior low", "prior high", "prior basis",
+                    "fitted on other runs (not applied)"},
+                   {-1, -1, 3, 3, 3, -1, -1},
                    {}};
   ReportTable folds{"overlay_spreads",
                     "Applied fits' left-out errors (sim/fit/fold_spread.hpp): they give the "
@@ -98,9 +101,22 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
     for (const auto& h : e->value("held_parameters", Json::array())) {
       const Json pr = h.value("prior", Json());
       const bool has = pr.is_object();
+      std::string elsewhere;
+      for (const auto& f : h.value("fitted_elsewhere", Json::array())) {
+        char buf[160];
+        const Json se = f.value("std_error", Json());
+        std::snprintf(buf, sizeof buf, "%.4g", f.value("value", 0.0));
+        elsewhere += (elsewhere.empty() ? "" : "; ") + std::string(buf);
+        if (se.is_number()) {
+          std::snprintf(buf, sizeof buf, " ± %.3g", se.get<double>());
+          elsewhere += buf;
+        }
+        elsewhere += " (" + f.value("overlay", "") + ")";
+      }
       held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0),
                            has ? pr["lower"] : Json(), has ? pr["upper"] : Json(),
-                           has ? pr.value("basis", "") : "no published figure"});
+                           has ? pr.value("basis", "") : "no published figure",
+                           elsewhere.empty() ? std::string("-") : elsewhere});
     }
   }
   if (verdict.rows.empty()) return;

@@ -219,7 +219,15 @@ Json envelope_json(const Envelope& e, const Coordinates& c, const CalibrationCor
   j["parameters"] = params;
   Json held = Json::array();
   for (const auto& h : e.held) {
-    Json hj = {{"parameter", h.parameter}, {"value", h.value}, {"prior", nullptr}};
+    Json elsewhere = Json::array();
+    for (const auto& f : h.fitted_elsewhere)
+      elsewhere.push_back({{"overlay", f.overlay},
+                           {"value", f.value},
+                           {"std_error", f.std_error ? Json(*f.std_error) : Json(nullptr)}});
+    Json hj = {{"parameter", h.parameter},
+               {"value", h.value},
+               {"prior", nullptr},
+               {"fitted_elsewhere", elsewhere}};
     if (h.prior)
       hj["prior"] = {{"lower", h.prior->lower},
                      {"upper", h.prior->upper},
@@ -312,7 +320,8 @@ std::vector<HeldParameter> held_parameters(const Deployment& d, const Json& over
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::string path = "fabric.a2a." + b->name() + "." + specs[i].name;
     if (!specs[i].fitted_by_default && !set_by_overlay.count(path))
-      out.push_back({path, b->params()[i], b->priors()[i]});
+      out.push_back(
+          {path, b->params()[i], b->priors()[i], shipped_fits(path, "fabric:" + d.fabric.name)});
   }
   return out;
 }

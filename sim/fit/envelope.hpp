@@ -22,6 +22,7 @@
 #include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/calibration_corpus.hpp"
 #include "sim/fit/fold_spread.hpp"
+#include "sim/fit/shipped_fits.hpp"
 #include "sim/serve/cost/deployment.hpp"
 
 namespace pdsim {
@@ -34,11 +35,15 @@ struct ParameterReach {
 
 // A decode all-to-all parameter that microbenchmarks cannot identify (held by the backend's
 // declaration, e.g. the in-serving fixed cost `fixed_us`) and that no applied overlay set: the
-// prediction runs it at the profile's value, which no measured run of this deployment chose.
+// prediction runs it at the profile's value, which no measured run of this deployment chose (a
+// shipped fit on other runs may have: `fitted_elsewhere` says so).
 struct HeldParameter {
   std::string parameter;  // e.g. "fabric.a2a.ibgda.fixed_us"
   double value = 0;
   std::optional<A2AParamPrior> prior;  // from published serving figures, where the profile has one
+  // What shipped overlays not applied here fitted for the same field of the same profile
+  // (shipped_fits.hpp): told, never used.
+  std::vector<ShippedFit> fitted_elsewhere;
 };
 
 struct Envelope {

@@ -128,8 +128,8 @@ TEST(ServingPrior, MicrobenchmarkReplayLeavesTheServingCostOut) {
 // held parameter in order, prior or not, and maps it onto the prior; none without a prior.
 TEST(ServingPrior, PriorDrawsAreUniformOnTheInterval) {
   const std::vector<HeldParameter> held = {
-      {"fabric.a2a.ibgda.wire_time_factor", 1.0, std::nullopt},
-      {"fabric.a2a.ibgda.fixed_us", 15.0, A2AParamPrior{10, 30, "b"}}};
+      {"fabric.a2a.ibgda.wire_time_factor", 1.0, std::nullopt, {}},
+      {"fabric.a2a.ibgda.fixed_us", 15.0, A2AParamPrior{10, 30, "b"}, {}}};
   const auto o = prior_overlays("roce-cx7", held, 500, 11);
   ASSERT_EQ(o.size(), 500u);
   double sum = 0;

@@ -5,10 +5,12 @@
 
 #include <cmath>
 
+#include "sim/core/data_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/fit/deployment_spread.hpp"
 #include "sim/fit/envelope.hpp"
 #include "sim/fit/loo_interval.hpp"
+#include "sim/fit/shipped_fits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "tests/unit/corpus_fixture.hpp"
 
@@ -259,6 +261,34 @@ TEST(HeldParameters, EachSideNamesWhatNoFitSet) {
   EXPECT_EQ(c[2].parameter, "fabric.a2a.cpu-proxy.fixed_us");
   const Deployment tp = build_deployment(load_scenario("dsr1/dsr1-2p2d-p5en-tp"));
   EXPECT_TRUE(held_parameters(tp, Json()).empty());
+  // Neither side's held parameters were fitted by a shipped overlay on the same profile.
+  for (const auto& h : a) EXPECT_TRUE(h.fitted_elsewhere.empty()) << h.parameter;
+  for (const auto& h : b) EXPECT_TRUE(h.fitted_elsewhere.empty()) << h.parameter;
+}
+
+// DeepSeek-R1 on UCCL-EP holds cpu-proxy's in-serving terms on efa-p5en, which the GLM-5.1 fit
+// (not applied there) chose for that very profile: the held entries carry that overlay's value
+// and standard error as its file records them; wire_time_factor, fitted by no overlay, none.
+TEST(HeldParameters, AFitOnOtherRunsOfTheSameProfileIsToldNotApplied) {
+  const Deployment u = build_deployment(load_scenario("dsr1/dsr1-2p2d-p5en-uccl-dp"));
+  const auto h = held_parameters(u, u.profiles.value("profile_overlays", Json()));
+  ASSERT_EQ(h.size(), 3u);
+  const Json fit =
+      JsonNode::load_file(data_root() + "/calibrate/overlays/glm51-2p2d-p5en-20260430.json")
+          .raw()["fit"]["parameters"];
+  EXPECT_EQ(h[0].parameter, "fabric.a2a.cpu-proxy.wire_time_factor");
+  EXPECT_TRUE(h[0].fitted_elsewhere.empty());
+  for (size_t i = 1; i < 3; ++i) {
+    ASSERT_EQ(h[i].fitted_elsewhere.size(), 1u) << h[i].parameter;
+    const auto& f = h[i].fitted_elsewhere[0];
+    EXPECT_EQ(f.overlay, "glm51-2p2d-p5en-20260430");
+    EXPECT_EQ(f.value, fit[h[i].parameter]["value"].get<double>());
+    ASSERT_TRUE(f.std_error.has_value());
+    EXPECT_EQ(*f.std_error, fit[h[i].parameter]["std_error"].get<double>());
+    EXPECT_EQ(h[i].value, 0.0);  // held at the profile's value: nothing applied
+  }
+  EXPECT_TRUE(shipped_fits("fabric.a2a.cpu-proxy.fixed_us", "fabric:roce-cx7").empty());
+  EXPECT_TRUE(shipped_fits("fabric.a2a.cpu-proxy.no_such_us", "fabric:efa-p5en").empty());
 }
 
 }  // namespace fit_envelope_test
