@@ -18,8 +18,7 @@ std::vector<ShippedFit> shipped_fits(const std::string& path, const std::string&
   std::vector<ShippedFit> out;
   for (const auto& file : files) {
     const Json doc = load_profile_overlay(file).doc;
-    const Json params =
-        doc.value("fit", Json::object()).value("parameters", Json::object());
+    const Json params = doc.value("fit", Json::object()).value("parameters", Json::object());
     if (!params.is_object() || !params.contains(path)) continue;
     const Json& p = params[path];
     if (p.value("profile", "") != profile || !p.contains("value") || !p["value"].is_number())
