@@ -29,6 +29,18 @@ const std::vector<std::string>& envelope_headline_metrics() {
   return m;
 }
 
+std::string fitted_value_text(const Json& f) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.4g", f.value("value", 0.0));
+  std::string s = buf;
+  const Json se = f.value("std_error", Json());
+  if (se.is_number()) {
+    std::snprintf(buf, sizeof buf, " ± %.3g", se.get<double>());
+    s += buf;
+  }
+  return s;
+}
+
 std::string envelope_text(const Json& e) {
   if (!e.is_object() || !e.contains("inside")) return "";
   const Json& n = e["nearest"];
@@ -72,16 +84,9 @@ std::string envelope_text(const Json& e) {
         s += "(no published figure)\n";
       }
       // A fit on other runs chose a value for this very field: the user sees both.
-      for (const auto& f : h.value("fitted_elsewhere", Json::array())) {
-        const Json se = f.value("std_error", Json());
-        std::snprintf(buf, sizeof buf, "      fitted %.4g", f.value("value", 0.0));
-        s += buf;
-        if (se.is_number()) {
-          std::snprintf(buf, sizeof buf, " ± %.3g", se.get<double>());
-          s += buf;
-        }
-        s += " by " + f.value("overlay", "") + " on its own runs, not applied here\n";
-      }
+      for (const auto& f : h.value("fitted_elsewhere", Json::array()))
+        s += "      fitted " + fitted_value_text(f) + " by " + f.value("overlay", "") +
+             " on its own runs, not applied here\n";
     }
   }
   const Json& iv = e["interval_90"];

@@ -2,7 +2,6 @@
 // corpus: the summary's pdsim.envelope (sim/fit/envelope.hpp) as four tables placed right after
 // the metrics, since they qualify every number in them.
 #include <cmath>
-#include <cstdio>
 
 #include "reports/envelope_report.hpp"
 #include "reports/html_run_sections.hpp"
@@ -102,17 +101,9 @@ void add_envelope_sections(ReportDoc& d, const std::vector<RunView>& runs) {
       const Json pr = h.value("prior", Json());
       const bool has = pr.is_object();
       std::string elsewhere;
-      for (const auto& f : h.value("fitted_elsewhere", Json::array())) {
-        char buf[160];
-        const Json se = f.value("std_error", Json());
-        std::snprintf(buf, sizeof buf, "%.4g", f.value("value", 0.0));
-        elsewhere += (elsewhere.empty() ? "" : "; ") + std::string(buf);
-        if (se.is_number()) {
-          std::snprintf(buf, sizeof buf, " ± %.3g", se.get<double>());
-          elsewhere += buf;
-        }
-        elsewhere += " (" + f.value("overlay", "") + ")";
-      }
+      for (const auto& f : h.value("fitted_elsewhere", Json::array()))
+        elsewhere += (elsewhere.empty() ? "" : "; ") + fitted_value_text(f) + " (" +
+                     f.value("overlay", "") + ")";
       held.rows.push_back({r.name, h.value("parameter", ""), h.value("value", 0.0),
                            has ? pr["lower"] : Json(), has ? pr["upper"] : Json(),
                            has ? pr.value("basis", "") : "no published figure",

@@ -137,12 +137,10 @@ std::string fold_spread_text(const FoldSpread& s) {
   std::string o;
   for (const auto& f : s.families) {
     if (f.tau <= 0) continue;
-    int inside = 0;
-    for (const auto& g : f.groups) inside += g.inside_90;
     o += "  spread of the left-out errors, " + f.family + ": tau " + fmt_fixed(f.tau, 3) +
          " (90 % interval x/ " + fmt_fixed(std::exp(kZ90 * f.tau), 2) + ") over " +
          std::to_string(f.groups.size()) + " folds, " + std::to_string(f.runs) +
-         " runs; each fold against the others' spread: " + std::to_string(inside) + " of " +
+         " runs; each fold against the others' spread: " + std::to_string(f.inside_90()) + " of " +
          std::to_string(f.runs) + " inside\n";
   }
   if (!o.empty())

@@ -93,8 +93,7 @@ std::string spread_text(const CalibrationCorpus& c) {
       s += "no estimate (" + std::to_string(f.groups.size()) + " deployment(s) out of sample)\n";
       continue;
     }
-    int inside = 0, n = 0;
-    for (const auto& g : f.groups) inside += g.inside_90, n += g.runs;
+    const int inside = f.inside_90(), n = f.runs;
     std::snprintf(buf, sizeof buf,
                   "tau %.3f over %zu deployments, %d runs; leave one deployment out: %d of %d "
                   "inside their 90 %% interval\n",

@@ -45,6 +45,11 @@ struct MetricSpread {
   double tau = 0;  // between-deployment standard deviation of ln(predicted/measured); 0: none
   int runs = 0;
   std::vector<SpreadGroup> groups;
+  int inside_90() const {  // runs inside ±z90 · tau_without over every group
+    int n = 0;
+    for (const auto& g : groups) n += g.inside_90;
+    return n;
+  }
 };
 
 struct CalibrationCorpus {

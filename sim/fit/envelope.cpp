@@ -9,7 +9,6 @@
 
 #include "sim/fabric/linear_a2a_backend.hpp"
 #include "sim/fit/loo_interval.hpp"
-#include "sim/serve/cost/profile_overlay.hpp"
 
 namespace pdsim {
 namespace {
@@ -338,7 +337,9 @@ Json deployment_envelope(const Deployment& d, const CalibrationCorpus* corpus,
     Json fits = Json::object();
     for (const auto& o : log.value("overlays", Json::array())) {
       const std::string file = o.value("file", "");
-      if (!file.empty()) fits[file] = load_profile_overlay(file).doc.value("fit", Json::object());
+      // The shared parse (sim/core/parsed_file_cache), validated when the run applied it: only
+      // the fit block is copied.
+      if (!file.empty()) fits[file] = JsonNode::load_file(file).raw().value("fit", Json::object());
     }
     e = locate(c, *corpus, log, &fits);
   }

@@ -48,13 +48,11 @@ Json fold_spread_json(const FoldSpread& s) {
   Json fams = Json::array();
   for (const auto& f : s.families) {
     if (f.tau <= 0) continue;
-    int inside = 0;
-    for (const auto& g : f.groups) inside += g.inside_90;
     fams.push_back({{"family", f.family},
                     {"tau", f.tau},
                     {"runs", f.runs},
                     {"deployments", f.groups.size()},
-                    {"inside_90_left_out", inside}});
+                    {"inside_90_left_out", f.inside_90()}});
   }
   return {{"leave_out_by", s.leave_out_by}, {"families", fams}};
 }

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "sim/core/data_path.hpp"
-#include "sim/serve/cost/profile_overlay.hpp"
+#include "sim/core/json_reader.hpp"
 
 namespace pdsim {
 
@@ -17,10 +17,16 @@ std::vector<ShippedFit> shipped_fits(const std::string& path, const std::string&
   std::sort(files.begin(), files.end());
   std::vector<ShippedFit> out;
   for (const auto& file : files) {
-    const Json doc = load_profile_overlay(file).doc;
-    const Json params = doc.value("fit", Json::object()).value("parameters", Json::object());
-    if (!params.is_object() || !params.contains(path)) continue;
-    const Json& p = params[path];
+    // The shared parse (sim/core/parsed_file_cache): read, never copied, on every run that holds
+    // a parameter. Only the fit's recorded parameters are read; nothing is applied.
+    const JsonNode node = JsonNode::load_file(file);
+    const Json& doc = node.raw();
+    if (!doc.is_object() || !doc.contains("fit")) continue;
+    const Json& fit = doc["fit"];
+    if (!fit.is_object() || !fit.contains("parameters") || !fit["parameters"].is_object() ||
+        !fit["parameters"].contains(path))
+      continue;
+    const Json& p = fit["parameters"][path];
     if (p.value("profile", "") != profile || !p.contains("value") || !p["value"].is_number())
       continue;
     ShippedFit s{doc.value("name", fs::path(file).stem().string()), p["value"].get<double>(), {}};
